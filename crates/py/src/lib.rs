@@ -1,0 +1,114 @@
+//! Python bindings: `pathpool._core.validate` and `pathpool._core.run`.
+//! The Python package (python/pathpool) turns the columns into Arrow tables.
+
+use std::path::{Path, PathBuf};
+
+use numpy::IntoPyArray;
+use pyo3::create_exception;
+use pyo3::exceptions::PyValueError;
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyList};
+
+use pathpool_sim::metrics::{Column, Table};
+use pathpool_sim::{Format, Model, Source};
+
+create_exception!(_core, ScenarioError, PyValueError, "A scenario was refused; each line names file, field and problem.");
+
+fn source(name: &str, data_dir: Option<&str>) -> Source {
+    let dir = Path::new(name).parent().filter(|p| !p.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf);
+    Source { name: name.to_string(), dir, data_dir: data_dir.map(PathBuf::from) }
+}
+
+fn format(fmt: &str) -> PyResult<Format> {
+    match fmt {
+        "toml" => Ok(Format::Toml),
+        "json" => Ok(Format::Json),
+        other => Err(PyValueError::new_err(format!("unknown scenario format '{other}' (toml or json)"))),
+    }
+}
+
+fn load(text: &str, source_name: &str, fmt: &str, data_dir: Option<&str>, seed: Option<u64>) -> PyResult<Model> {
+    pathpool_sim::load(text, format(fmt)?, &source(source_name, data_dir), seed).map_err(|e| ScenarioError::new_err(e.to_string()))
+}
+
+/// Parses and validates a scenario; returns its name.
+#[pyfunction]
+#[pyo3(signature = (text, source, fmt = "toml", data_dir = None))]
+fn validate(text: &str, source: &str, fmt: &str, data_dir: Option<&str>) -> PyResult<String> {
+    Ok(load(text, source, fmt, data_dir, None)?.name)
+}
+
+fn column<'py>(py: Python<'py>, c: Column) -> PyResult<Bound<'py, PyAny>> {
+    Ok(match c {
+        Column::U32(v) => v.into_pyarray(py).into_any(),
+        Column::U64(v) => v.into_pyarray(py).into_any(),
+        Column::F64(v) => v.into_pyarray(py).into_any(),
+        Column::Bool(v) => v.into_pyarray(py).into_any(),
+        Column::Str(v) => PyList::new(py, v)?.into_any(),
+        Column::OptU64(v) => PyList::new(py, v)?.into_any(),
+        Column::OptF64(v) => PyList::new(py, v)?.into_any(),
+    })
+}
+
+fn table<'py>(py: Python<'py>, t: Table) -> PyResult<Bound<'py, PyDict>> {
+    let d = PyDict::new(py);
+    for (name, c) in t.columns {
+        d.set_item(name, column(py, c)?)?;
+    }
+    Ok(d)
+}
+
+fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py, PyAny>> {
+    let json = py.import("json")?;
+    json.call_method1("loads", (v.to_string(),))
+}
+
+/// Runs a scenario. `progress(sim_time_s, duration_s)` is called a few times a second.
+#[pyfunction]
+#[pyo3(signature = (text, source, fmt = "toml", seed = None, data_dir = None, progress = None))]
+fn run<'py>(
+    py: Python<'py>,
+    text: &str,
+    source: &str,
+    fmt: &str,
+    seed: Option<u64>,
+    data_dir: Option<&str>,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let model = load(text, source, fmt, data_dir, seed)?;
+    let duration = model.duration.secs();
+    let mut callback_error = None;
+    let out = pathpool_sim::run(&model, &mut |now| {
+        if let (Some(cb), None) = (&progress, &callback_error) {
+            // Let Ctrl-C through: a pending KeyboardInterrupt surfaces here.
+            if let Err(e) = py.check_signals().and_then(|_| cb.call1((now.secs(), duration)).map(|_| ())) {
+                callback_error = Some(e);
+            }
+        }
+    });
+    if let Some(e) = callback_error {
+        return Err(e);
+    }
+    let tables = PyDict::new(py);
+    for t in out.tables {
+        let name = t.name;
+        tables.set_item(name, table(py, t)?)?;
+    }
+    let stats = PyDict::new(py);
+    stats.set_item("events", out.events)?;
+    stats.set_item("wall_s", out.wall_s)?;
+    stats.set_item("packets_delivered", out.data_packets_delivered)?;
+    let result = PyDict::new(py);
+    result.set_item("summary", json_to_py(py, &out.summary)?)?;
+    result.set_item("tables", tables)?;
+    result.set_item("stats", stats)?;
+    Ok(result)
+}
+
+#[pymodule]
+fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
+    m.add_function(wrap_pyfunction!(validate, m)?)?;
+    m.add_function(wrap_pyfunction!(run, m)?)?;
+    Ok(())
+}

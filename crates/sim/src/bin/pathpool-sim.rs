@@ -1,0 +1,107 @@
+//! `pathpool-sim run SCENARIO [--seed N] [--data-dir D] [--json] [--table NAME]`
+//!
+//! Runs a scenario in the simulator core alone, without Python and without
+//! writing result files: for benchmarks and quick checks. `pathpool run`
+//! (Python) is the full front end.
+
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use pathpool_sim::metrics::{Column, Table};
+use pathpool_sim::{load, run, Format, Source};
+
+fn usage() -> ExitCode {
+    eprintln!("usage: pathpool-sim run SCENARIO.toml [--seed N] [--data-dir DIR] [--json] [--table NAME]");
+    ExitCode::from(2)
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    if args.first().map(String::as_str) != Some("run") || args.len() < 2 {
+        return usage();
+    }
+    let path = PathBuf::from(&args[1]);
+    let (mut seed, mut data_dir, mut json, mut table) = (None, std::env::var_os("PATHPOOL_DATA").map(PathBuf::from), false, None);
+    let mut rest = args[2..].iter();
+    while let Some(a) = rest.next() {
+        match a.as_str() {
+            "--seed" => match rest.next().and_then(|s| s.parse::<u64>().ok()) {
+                Some(s) => seed = Some(s),
+                None => return usage(),
+            },
+            "--data-dir" => match rest.next() {
+                Some(d) => data_dir = Some(PathBuf::from(d)),
+                None => return usage(),
+            },
+            "--json" => json = true,
+            "--table" => match rest.next() {
+                Some(t) => table = Some(t.clone()),
+                None => return usage(),
+            },
+            _ => return usage(),
+        }
+    }
+    let text = match std::fs::read_to_string(&path) {
+        Ok(t) => t,
+        Err(e) => {
+            eprintln!("{}: {e}", path.display());
+            return ExitCode::from(2);
+        }
+    };
+    let source = Source {
+        name: path.display().to_string(),
+        dir: path.parent().map_or_else(|| Path::new(".").to_path_buf(), Path::to_path_buf),
+        data_dir,
+    };
+    let model = match load(&text, Format::Toml, &source, seed) {
+        Ok(m) => m,
+        Err(e) => {
+            eprintln!("{e}");
+            return ExitCode::from(2);
+        }
+    };
+    let out = run(&model, &mut |_| {});
+    if let Some(name) = table {
+        return match out.tables.iter().find(|t| t.name == name) {
+            Some(t) => {
+                print_tsv(t);
+                ExitCode::SUCCESS
+            }
+            None => {
+                eprintln!("no table '{name}'");
+                ExitCode::from(2)
+            }
+        };
+    }
+    let mut s = out.summary.clone();
+    s["wall_s"] = out.wall_s.into();
+    s["packets_delivered"] = out.data_packets_delivered.into();
+    s["flow_bytes_delivered"] = out.flow_bytes_delivered.into();
+    if json {
+        println!("{s}");
+    } else {
+        println!("{}", serde_json::to_string_pretty(&s).expect("serialisable"));
+    }
+    ExitCode::SUCCESS
+}
+
+/// Prints a result table as tab-separated text (for a quick look without Python).
+fn print_tsv(t: &Table) {
+    println!("{}", t.columns.iter().map(|(n, _)| *n).collect::<Vec<_>>().join("\t"));
+    for row in 0..t.rows() {
+        let cells: Vec<String> = t
+            .columns
+            .iter()
+            .map(|(_, c)| match c {
+                Column::U32(v) => v[row].to_string(),
+                Column::U64(v) => v[row].to_string(),
+                Column::F64(v) => format!("{:.6}", v[row]),
+                Column::Bool(v) => v[row].to_string(),
+                Column::Str(v) => v[row].clone(),
+                Column::OptU64(v) => v[row].map_or(String::new(), |x| x.to_string()),
+                Column::OptF64(v) => v[row].map_or(String::new(), |x| format!("{x:.6}")),
+            })
+            .collect();
+        println!("{}", cells.join("\t"));
+    }
+}

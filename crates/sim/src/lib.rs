@@ -1,0 +1,22 @@
+//! pathpool's simulator: a deterministic, packet-level discrete-event
+//! network simulator for (multipath) transport research.
+//!
+//! Flow of data, one direction only:
+//! scenario text → `scenario::load` (parse + validate) → `Model` →
+//! `run::run` (a `World` and its event loop) → result tables and summary.
+
+pub mod cc;
+pub mod engine;
+pub mod metrics;
+pub mod net;
+pub mod run;
+pub mod scenario;
+pub mod tcp;
+pub mod time;
+pub mod topology;
+pub mod units;
+pub mod world;
+
+pub use run::{run, RunOutput};
+pub use scenario::{load, Format, Model, ScenarioError, Source};
+pub use time::Time;

@@ -1,0 +1,66 @@
+//! Random (non-congestion) loss on a link direction.
+
+use crate::engine::RngStream;
+use crate::scenario::spec::LossSpec;
+
+pub enum LossModel {
+    None,
+    Bernoulli { p: f64 },
+    /// Gilbert–Elliott two-state Markov chain, stepped once per packet.
+    GilbertElliott { p_gb: f64, p_bg: f64, loss_good: f64, loss_bad: f64, bad: bool },
+}
+
+impl LossModel {
+    pub fn from_spec(spec: Option<&LossSpec>) -> LossModel {
+        match spec {
+            None => LossModel::None,
+            Some(LossSpec::Bernoulli { p }) => LossModel::Bernoulli { p: *p },
+            Some(LossSpec::GilbertElliott { p_good_to_bad, p_bad_to_good, loss_good, loss_bad }) => {
+                LossModel::GilbertElliott {
+                    p_gb: *p_good_to_bad,
+                    p_bg: *p_bad_to_good,
+                    loss_good: *loss_good,
+                    loss_bad: *loss_bad,
+                    bad: false,
+                }
+            }
+        }
+    }
+
+    /// Decides whether the next packet is lost.
+    pub fn lose(&mut self, rng: &mut RngStream) -> bool {
+        match self {
+            LossModel::None => false,
+            LossModel::Bernoulli { p } => rng.bernoulli(*p),
+            LossModel::GilbertElliott { p_gb, p_bg, loss_good, loss_bad, bad } => {
+                // Transition first, then lose with the new state's probability.
+                let flip = if *bad { *p_bg } else { *p_gb };
+                if rng.bernoulli(flip) {
+                    *bad = !*bad;
+                }
+                rng.bernoulli(if *bad { *loss_bad } else { *loss_good })
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Seeds;
+
+    #[test]
+    fn gilbert_elliott_mean_loss() {
+        // Stationary P(bad) = p_gb / (p_gb + p_bg) = 0.01/0.11; loss_bad = 1.
+        let mut m = LossModel::from_spec(Some(&LossSpec::GilbertElliott {
+            p_good_to_bad: 0.01,
+            p_bad_to_good: 0.1,
+            loss_good: 0.0,
+            loss_bad: 1.0,
+        }));
+        let mut r = Seeds { master: 3 }.stream("ge");
+        let n = 400_000;
+        let lost = (0..n).filter(|_| m.lose(&mut r)).count() as f64 / n as f64;
+        assert!((lost - 0.01 / 0.11).abs() < 0.01, "{lost}");
+    }
+}

@@ -1,0 +1,12 @@
+//! The network: packets, links (queue, capacity, loss, up/down), nodes and routing.
+
+pub mod capacity;
+pub mod link;
+pub mod loss;
+pub mod packet;
+pub mod queue;
+pub mod routing;
+
+pub type NodeId = u32;
+/// One direction of a link (a link has two).
+pub type LinkId = u32;

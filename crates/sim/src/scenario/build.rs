@@ -1,0 +1,617 @@
+//! Validation: turns a parsed `Scenario` into a `Model`, or reports every
+//! problem found (not just the first), each with its field path.
+
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+
+use super::error::{Problems, ScenarioError};
+use super::model::{DirectionModel, FlowModel, LinkModel, Model, NodeModel};
+use super::spec::{
+    CapacitySpec, DirectionSpec, FlowSpec, LinkSpec, LossSpec, NodeKind, NodeSpec, Scenario, TcpSpec, WorkloadSpec,
+};
+use super::Source;
+use crate::cc;
+use crate::engine::Seeds;
+use crate::net::capacity::{Capacity, MahimahiLink};
+use crate::net::queue::QueueLimit;
+use crate::net::routing::{Edge, Routes};
+use crate::net::NodeId;
+use crate::tcp::TcpConfig;
+use crate::time::Time;
+use crate::topology;
+
+/// Default drop-tail limit, packets (ns-3's DropTailQueue and Linux's
+/// pfifo default txqueuelen are 100 and 1000; we follow ns-3).
+const DEFAULT_QUEUE_PACKETS: u64 = 100;
+
+pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
+    let mut p = Problems::new();
+    let duration = sc.sim.duration.0;
+    if duration == Time::ZERO {
+        p.add("sim.duration", "must be positive");
+    }
+
+    // Generated topology first, then the file's own nodes and links.
+    let (mut node_specs, mut link_specs) = (Vec::new(), Vec::new());
+    if let Some(t) = &sc.topology {
+        topology::generate(t, &mut node_specs, &mut link_specs, &mut p);
+    }
+    let generated_nodes = node_specs.len();
+    let generated_links = link_specs.len();
+    node_specs.extend(sc.nodes.iter().cloned());
+    link_specs.extend(sc.links.iter().cloned());
+    let node_field = |i: usize| {
+        if i < generated_nodes { "topology".to_string() } else { format!("nodes[{}]", i - generated_nodes) }
+    };
+    let link_field = |i: usize| {
+        if i < generated_links { "topology".to_string() } else { format!("links[{}]", i - generated_links) }
+    };
+
+    let mut nodes: Vec<NodeModel> = Vec::new();
+    let mut by_name: HashMap<String, NodeId> = HashMap::new();
+    for (i, n) in node_specs.iter().enumerate() {
+        check_node(n, &node_field(i), &by_name, &mut p);
+        by_name.entry(n.name.clone()).or_insert(nodes.len() as NodeId);
+        nodes.push(NodeModel { name: n.name.clone(), kind: n.kind, interfaces: Vec::new() });
+    }
+
+    let mut links: Vec<LinkModel> = Vec::new();
+    let mut link_names: HashMap<String, usize> = HashMap::new();
+    for (i, l) in link_specs.iter().enumerate() {
+        let field = link_field(i);
+        if let Some(m) = build_link(l, &field, &by_name, &mut nodes, src, duration, &mut p) {
+            if link_names.insert(m.name.clone(), i).is_some() {
+                p.add(format!("{field}.name"), format!("duplicate link name '{}'", m.name));
+            }
+            links.push(m);
+        }
+    }
+
+    let is_router: Vec<bool> = nodes.iter().map(|n| n.kind == NodeKind::Router).collect();
+    let edges: Vec<Edge> = links
+        .iter()
+        .flat_map(|l| {
+            [Edge { from: l.a, to: l.b, delay_ns: l.dirs[0].delay.nanos() }, Edge { from: l.b, to: l.a, delay_ns: l.dirs[1].delay.nanos() }]
+        })
+        .collect();
+    let routes = Routes::compute(&is_router, &edges, sc.sim.routing);
+
+    let defaults = resolve_tcp(&TcpConfig::default(), &sc.tcp, "tcp", &mut p);
+    let mut flows = Vec::new();
+    for (i, f) in sc.flows.iter().enumerate() {
+        expand_flow(f, &format!("flows[{i}]"), &defaults, duration, &mut flows, &mut p);
+    }
+    let seeds = Seeds { master: sc.sim.seed };
+    for (i, w) in sc.workloads.iter().enumerate() {
+        expand_workload(w, i, &defaults, sc.sim.header_bytes, duration, &seeds, &mut flows, &mut p);
+    }
+    let mut flow_names = std::collections::HashSet::new();
+    for (field, f) in &flows {
+        if !flow_names.insert(f.model.name.clone()) {
+            p.add(format!("{field}.name"), format!("duplicate flow name '{}'", f.model.name));
+        }
+    }
+    let flows: Vec<FlowModel> = flows
+        .into_iter()
+        .filter_map(|(field, f)| resolve_flow_ends(f, &field, &by_name, &nodes, &routes, &mut p))
+        .collect();
+
+    let model = Model {
+        name: sc.name.clone().unwrap_or_else(|| default_name(&src.name)),
+        duration,
+        seed: sc.sim.seed,
+        sample_interval: sc.sim.sample_interval.0,
+        ecmp: sc.sim.ecmp,
+        header_bytes: sc.sim.header_bytes,
+        nodes,
+        links,
+        flows,
+        routes,
+    };
+    p.into_result(&src.name, model)
+}
+
+fn default_name(source: &str) -> String {
+    Path::new(source).file_stem().map_or_else(|| "scenario".into(), |s| s.to_string_lossy().into_owned())
+}
+
+fn check_node(n: &NodeSpec, field: &str, seen: &HashMap<String, NodeId>, p: &mut Problems) {
+    if n.name.is_empty() || n.name.contains(':') || n.name.contains(char::is_whitespace) {
+        p.add(format!("{field}.name"), format!("'{}' is not a valid node name (non-empty, no spaces or ':')", n.name));
+    }
+    if seen.contains_key(&n.name) {
+        p.add(format!("{field}.name"), format!("duplicate node name '{}'", n.name));
+    }
+}
+
+/// Splits "node:iface"; the interface defaults to eth{k} by attachment order.
+fn endpoint(
+    s: &str,
+    field: &str,
+    by_name: &HashMap<String, NodeId>,
+    nodes: &mut [NodeModel],
+    p: &mut Problems,
+) -> Option<(NodeId, String)> {
+    let (node, iface) = match s.split_once(':') {
+        Some((n, i)) => (n, Some(i)),
+        None => (s, None),
+    };
+    let Some(&id) = by_name.get(node) else {
+        p.add(field, format!("unknown node '{node}'{}", suggest(node, by_name.keys())));
+        return None;
+    };
+    let n = &mut nodes[id as usize];
+    let iface = iface.map(str::to_string).unwrap_or_else(|| format!("eth{}", n.interfaces.len()));
+    if n.interfaces.contains(&iface) {
+        p.add(field, format!("node '{node}' already has an interface '{iface}' on another link"));
+        return None;
+    }
+    n.interfaces.push(iface.clone());
+    Some((id, iface))
+}
+
+fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a String>) -> String {
+    let mut known: Vec<&String> = known.collect();
+    known.sort();
+    let close: Vec<&&String> = known.iter().filter(|k| k.starts_with(&name[..name.len().min(2)])).take(5).collect();
+    if close.is_empty() {
+        String::new()
+    } else {
+        format!(" (known nodes include: {})", close.iter().map(|s| s.as_str()).collect::<Vec<_>>().join(", "))
+    }
+}
+
+fn build_link(
+    l: &LinkSpec,
+    field: &str,
+    by_name: &HashMap<String, NodeId>,
+    nodes: &mut [NodeModel],
+    src: &Source,
+    duration: Time,
+    p: &mut Problems,
+) -> Option<LinkModel> {
+    let a = endpoint(&l.a, &format!("{field}.a"), by_name, nodes, p);
+    let b = endpoint(&l.b, &format!("{field}.b"), by_name, nodes, p);
+    let both = DirectionSpec {
+        rate: l.rate,
+        delay: l.delay,
+        queue: l.queue,
+        queue_bytes: l.queue_bytes,
+        loss: l.loss.clone(),
+        capacity: l.capacity.clone(),
+    };
+    let ab = direction(&both, &l.a_to_b, field, "a_to_b", src, duration, p);
+    let ba = direction(&both, &l.b_to_a, field, "b_to_a", src, duration, p);
+    let mut events = Vec::new();
+    for (i, e) in l.events.iter().enumerate() {
+        if e.at.0 >= duration {
+            p.add(format!("{field}.events[{i}].at"), format!("{} is not before the end of the run ({duration})", e.at.0));
+        }
+        events.push((e.at.0, e.state == super::spec::LinkState::Up));
+    }
+    events.sort_by_key(|e| e.0);
+    let ((a, a_if), (b, b_if)) = (a?, b?);
+    if a == b {
+        p.add(field, format!("a link needs two different nodes, both ends are '{}'", nodes[a as usize].name));
+    }
+    let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", nodes[a as usize].name, nodes[b as usize].name));
+    Some(LinkModel { name, a, b, a_interface: a_if, b_interface: b_if, dirs: [ab?, ba?], events })
+}
+
+/// One direction's parameters: the per-direction table over the link's own.
+fn direction(
+    both: &DirectionSpec,
+    own: &DirectionSpec,
+    field: &str,
+    dir: &str,
+    src: &Source,
+    duration: Time,
+    p: &mut Problems,
+) -> Option<DirectionModel> {
+    // Report a problem at the most specific field that set the value.
+    let pick = |own_set: bool, name: &str| {
+        if own_set { format!("{field}.{dir}.{name}") } else { format!("{field}.{name}") }
+    };
+    let before = p.list.len();
+    let capacity_spec = own.capacity.as_ref().or(both.capacity.as_ref());
+    let rate = own.rate.or(both.rate);
+    let rate_field = pick(own.rate.is_some(), "rate");
+    let capacity = match (capacity_spec, rate) {
+        (Some(c), None) => load_capacity(c, &pick(own.capacity.is_some(), "capacity"), src, p),
+        (Some(_), Some(_)) => {
+            p.add(rate_field, "give either a constant rate or a capacity model, not both");
+            None
+        }
+        (None, Some(r)) => {
+            if r.0 <= 0.0 {
+                p.add(rate_field, format!("rate must be positive, got {} bit/s", r.0));
+                None
+            } else {
+                Some(Capacity::Constant { bps: r.0 })
+            }
+        }
+        (None, None) => {
+            p.add(rate_field, "missing: every link direction needs a rate or a capacity model");
+            None
+        }
+    };
+    let delay = own.delay.or(both.delay).map(|d| d.0);
+    if delay.is_none() {
+        p.add(pick(false, "delay"), "missing: every link needs a propagation delay (may be 0)");
+    }
+    let limit = match (own.queue.or(both.queue), own.queue_bytes.or(both.queue_bytes)) {
+        (Some(_), Some(_)) => {
+            p.add(pick(own.queue.is_some(), "queue"), "give either queue (packets) or queue_bytes, not both");
+            None
+        }
+        (Some(0), None) => {
+            p.add(pick(own.queue.is_some(), "queue"), "queue must hold at least one packet");
+            None
+        }
+        (Some(n), None) => Some(QueueLimit::Packets(n)),
+        (None, Some(b)) if b.0 < 1500 => {
+            p.add(pick(own.queue_bytes.is_some(), "queue_bytes"), format!("queue_bytes must hold at least one 1500-byte packet, got {}", b.0));
+            None
+        }
+        (None, Some(b)) => Some(QueueLimit::Bytes(b.0)),
+        (None, None) => Some(QueueLimit::Packets(DEFAULT_QUEUE_PACKETS)),
+    };
+    let loss = own.loss.clone().or(both.loss.clone());
+    if let Some(l) = &loss {
+        check_loss(l, &pick(own.loss.is_some(), "loss"), p);
+    }
+    if p.list.len() != before {
+        return None;
+    }
+    let capacity = capacity?;
+    let rate_bps = match &capacity {
+        Capacity::Constant { bps } => *bps,
+        other => other.bits_until(duration) / duration.secs().max(1e-9),
+    };
+    Some(DirectionModel { rate_bps, delay: delay?, limit: limit?, loss, capacity })
+}
+
+fn check_prob(v: f64, field: String, p: &mut Problems) {
+    if !(0.0..=1.0).contains(&v) {
+        p.add(field, format!("must be a probability in [0, 1], got {v}"));
+    }
+}
+
+fn check_loss(l: &LossSpec, field: &str, p: &mut Problems) {
+    match l {
+        LossSpec::Bernoulli { p: prob } => check_prob(*prob, format!("{field}.p"), p),
+        LossSpec::GilbertElliott { p_good_to_bad, p_bad_to_good, loss_good, loss_bad } => {
+            check_prob(*p_good_to_bad, format!("{field}.p_good_to_bad"), p);
+            check_prob(*p_bad_to_good, format!("{field}.p_bad_to_good"), p);
+            check_prob(*loss_good, format!("{field}.loss_good"), p);
+            check_prob(*loss_bad, format!("{field}.loss_bad"), p);
+        }
+    }
+}
+
+fn load_capacity(c: &CapacitySpec, field: &str, src: &Source, p: &mut Problems) -> Option<Capacity> {
+    match (&c.schedule, &c.mahimahi) {
+        (Some(_), Some(_)) | (None, None) => {
+            p.add(field, "give exactly one of schedule or mahimahi");
+            None
+        }
+        (Some(steps), None) => {
+            if c.offset.is_some() {
+                p.add(format!("{field}.offset"), "offset applies to mahimahi traces only");
+            }
+            let mut out = Vec::new();
+            for (i, (t, r)) in steps.iter().enumerate() {
+                if i == 0 && t.0 != Time::ZERO {
+                    p.add(format!("{field}.schedule[0]"), "the first step must start at time 0");
+                }
+                if i > 0 && t.0 <= out.last().map_or(Time::ZERO, |s: &(Time, f64)| s.0) {
+                    p.add(format!("{field}.schedule[{i}]"), "step times must increase");
+                }
+                out.push((t.0, r.0));
+            }
+            if out.is_empty() || out.iter().all(|s| s.1 <= 0.0) {
+                p.add(format!("{field}.schedule"), "needs at least one step with a positive rate");
+                return None;
+            }
+            Some(Capacity::Schedule { steps: out })
+        }
+        (None, Some(path)) => {
+            let resolved = resolve_path(path, src);
+            let Some(resolved) = resolved else {
+                p.add(format!("{field}.mahimahi"), format!("'{path}' uses data: but no data directory is known (set PATHPOOL_DATA or --data-dir)"));
+                return None;
+            };
+            match read_mahimahi(&resolved) {
+                Ok(ms) => Some(Capacity::Mahimahi(MahimahiLink::new(ms, c.offset.map_or(Time::ZERO, |o| o.0)))),
+                Err(e) => {
+                    p.add(format!("{field}.mahimahi"), format!("{}: {e}", resolved.display()));
+                    None
+                }
+            }
+        }
+    }
+}
+
+/// `data:REL` resolves against the data directory, a relative path against the scenario's directory.
+pub fn resolve_path(path: &str, src: &Source) -> Option<PathBuf> {
+    match path.strip_prefix("data:") {
+        Some(rel) => src.data_dir.as_ref().map(|d| d.join(rel)),
+        None => Some(src.dir.join(path)),
+    }
+}
+
+fn read_mahimahi(path: &Path) -> Result<Vec<u64>, String> {
+    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let mut ms = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let v: u64 = line.parse().map_err(|_| format!("line {}: '{line}' is not an integer millisecond", i + 1))?;
+        if ms.last().is_some_and(|&last| v < last) {
+            return Err(format!("line {}: timestamps must not decrease", i + 1));
+        }
+        ms.push(v);
+    }
+    match ms.last() {
+        None => Err("the trace is empty".into()),
+        Some(0) => Err("the trace's last timestamp must be positive (it is the loop period)".into()),
+        Some(_) => Ok(ms),
+    }
+}
+
+/// Fills a TCP configuration from a table over `base`, checking each value.
+fn resolve_tcp(base: &TcpConfig, t: &TcpSpec, field: &str, p: &mut Problems) -> TcpConfig {
+    let mut c = base.clone();
+    if let Some(name) = &t.cc {
+        if cc::names().contains(&name.as_str()) {
+            c.cc = name.clone();
+        } else {
+            p.add(format!("{field}.cc"), format!("unknown congestion control '{name}' (known: {})", cc::names().join(", ")));
+        }
+    }
+    if let Some(v) = t.mss {
+        if v == 0 || v > 65_000 {
+            p.add(format!("{field}.mss"), format!("must be between 1 and 65000 bytes, got {v}"));
+        }
+        c.mss = v;
+    }
+    if let Some(v) = t.initial_window {
+        if v == 0 {
+            p.add(format!("{field}.initial_window"), "must be at least 1 segment");
+        }
+        c.initial_window = v;
+    }
+    for (v, name, slot) in [
+        (t.min_rto, "min_rto", &mut c.min_rto),
+        (t.initial_rto, "initial_rto", &mut c.initial_rto),
+        (t.max_rto, "max_rto", &mut c.max_rto),
+        (t.delayed_ack_timeout, "delayed_ack_timeout", &mut c.delayed_ack_timeout),
+    ] {
+        if let Some(d) = v {
+            if d.0 == Time::ZERO {
+                p.add(format!("{field}.{name}"), "must be positive");
+            }
+            *slot = d.0;
+        }
+    }
+    if c.min_rto > c.max_rto {
+        p.add(format!("{field}.min_rto"), format!("min_rto ({}) exceeds max_rto ({})", c.min_rto, c.max_rto));
+    }
+    if let Some(v) = t.sack {
+        c.sack = v;
+    }
+    if let Some(v) = t.delayed_ack {
+        c.delayed_ack = v;
+    }
+    if let Some(v) = t.delayed_ack_segments {
+        if v == 0 {
+            p.add(format!("{field}.delayed_ack_segments"), "must be at least 1");
+        }
+        c.delayed_ack_segments = v;
+    }
+    if let Some(v) = t.rcv_buffer {
+        c.rcv_buffer = v.0;
+    }
+    if c.rcv_buffer < c.mss as u64 {
+        p.add(format!("{field}.rcv_buffer"), format!("must hold at least one segment ({} bytes), got {}", c.mss, c.rcv_buffer));
+    }
+    if let Some(v) = t.handshake {
+        c.handshake = v;
+    }
+    if let Some(v) = t.dupack_threshold {
+        if v == 0 {
+            p.add(format!("{field}.dupack_threshold"), "must be at least 1");
+        }
+        c.dupack_threshold = v;
+    }
+    c
+}
+
+/// A flow whose endpoints are still names; `resolve_flow_ends` checks them.
+struct PendingFlow {
+    model: FlowModel,
+    src: String,
+    dst: String,
+}
+
+fn check_transport(t: &str, field: &str, p: &mut Problems) {
+    if t != "tcp" {
+        p.add(format!("{field}.transport"), format!("unknown transport '{t}' (known: tcp)"));
+    }
+}
+
+fn expand_flow(
+    f: &FlowSpec,
+    field: &str,
+    defaults: &TcpConfig,
+    duration: Time,
+    out: &mut Vec<(String, PendingFlow)>,
+    p: &mut Problems,
+) {
+    check_transport(&f.transport, field, p);
+    let tcp = resolve_tcp(defaults, &f.tcp, &format!("{field}.tcp"), p);
+    if f.size.is_some_and(|s| s.0 == 0) {
+        p.add(format!("{field}.size"), "must be positive (omit it for a bulk transfer)");
+    }
+    if f.size.is_some() && f.stop.is_some() {
+        p.add(format!("{field}.stop"), "stop applies to bulk flows (without size) only");
+    }
+    let count = f.count.unwrap_or(1);
+    if count == 0 {
+        p.add(format!("{field}.count"), "must be at least 1");
+    }
+    if f.count.is_none() && f.start_step.is_some() {
+        p.add(format!("{field}.start_step"), "start_step needs count");
+    }
+    let start0 = f.start.map_or(Time::ZERO, |s| s.0);
+    let step = f.start_step.map_or(Time::ZERO, |s| s.0);
+    for i in 0..count {
+        let sub = |s: &str| s.replace("{i}", &i.to_string());
+        let start = start0 + Time(step.nanos() * i as u64);
+        let item_field = if count > 1 { format!("{field} (i={i})") } else { field.to_string() };
+        if start >= duration {
+            p.add(format!("{item_field}.start"), format!("starts at {start}, not before the end of the run ({duration})"));
+        }
+        if let Some(stop) = f.stop {
+            if stop.0 <= start {
+                p.add(format!("{item_field}.stop"), format!("stop ({}) must be after start ({start})", stop.0));
+            }
+        }
+        let index = out.len();
+        let name = f.name.as_deref().map(sub).unwrap_or_else(|| format!("f{index}"));
+        out.push((
+            item_field,
+            PendingFlow {
+                model: FlowModel {
+                    name,
+                    src: 0,
+                    dst: 0,
+                    size: f.size.map(|s| s.0),
+                    start,
+                    stop: f.stop.map(|s| s.0),
+                    transport: f.transport.clone(),
+                    tcp: tcp.clone(),
+                },
+                src: sub(&f.src),
+                dst: sub(&f.dst),
+            },
+        ));
+    }
+}
+
+/// Poisson arrivals with Pareto sizes: ρ = λ·E[L]/C (INRPP paper §IV-B, PPBP).
+#[allow(clippy::too_many_arguments)]
+fn expand_workload(
+    w: &WorkloadSpec,
+    index: usize,
+    defaults: &TcpConfig,
+    header_bytes: u32,
+    duration: Time,
+    seeds: &Seeds,
+    out: &mut Vec<(String, PendingFlow)>,
+    p: &mut Problems,
+) {
+    let field = format!("workloads[{index}]");
+    let WorkloadSpec::PoissonPareto { name, src, dst, load, capacity, mean_size, shape, flows, start, transport, tcp } = w;
+    check_transport(transport, &field, p);
+    let tcp = resolve_tcp(defaults, tcp, &format!("{field}.tcp"), p);
+    let before = p.list.len();
+    if src.is_empty() {
+        p.add(format!("{field}.src"), "needs at least one source node");
+    }
+    if dst.is_empty() {
+        p.add(format!("{field}.dst"), "needs at least one destination node");
+    }
+    if !(*load > 0.0) {
+        p.add(format!("{field}.load"), format!("must be positive, got {load}"));
+    }
+    if capacity.0 <= 0.0 {
+        p.add(format!("{field}.capacity"), format!("must be positive, got {} bit/s", capacity.0));
+    }
+    if !(*mean_size >= 1.0) {
+        p.add(format!("{field}.mean_size"), format!("must be at least 1 packet, got {mean_size}"));
+    }
+    if !(*shape > 1.0) {
+        p.add(format!("{field}.shape"), format!("must exceed 1 for a finite mean, got {shape}"));
+    }
+    if *flows == 0 {
+        p.add(format!("{field}.flows"), "must be at least 1");
+    }
+    if p.list.len() != before {
+        return;
+    }
+    let label = name.clone().unwrap_or_else(|| format!("w{index}"));
+    let mut rng = seeds.stream(&format!("workload:{label}"));
+    let packet_bits = (tcp.mss + header_bytes) as f64 * 8.0;
+    let lambda = load * capacity.0 / (mean_size * packet_bits);
+    let scale = mean_size * (shape - 1.0) / shape;
+    let mut t = start.map_or(0.0, |s| s.0.secs());
+    for k in 0..*flows {
+        t += rng.exponential(1.0 / lambda);
+        let at = Time::from_secs_f64(t);
+        if at >= duration {
+            break;
+        }
+        let packets = rng.pareto(*shape, scale).round().max(1.0);
+        let s = &src[rng.below(src.len())];
+        let d = &dst[rng.below(dst.len())];
+        out.push((
+            format!("{field} (flow {k})"),
+            PendingFlow {
+                model: FlowModel {
+                    name: format!("{label}.{k}"),
+                    src: 0,
+                    dst: 0,
+                    size: Some((packets * tcp.mss as f64) as u64),
+                    start: at,
+                    stop: None,
+                    transport: transport.clone(),
+                    tcp: tcp.clone(),
+                },
+                src: s.clone(),
+                dst: d.clone(),
+            },
+        ));
+    }
+}
+
+fn resolve_flow_ends(
+    f: PendingFlow,
+    field: &str,
+    by_name: &HashMap<String, NodeId>,
+    nodes: &[NodeModel],
+    routes: &Routes,
+    p: &mut Problems,
+) -> Option<FlowModel> {
+    let lookup = |name: &str, which: &str, p: &mut Problems| -> Option<NodeId> {
+        match by_name.get(name) {
+            None => {
+                p.add(format!("{field}.{which}"), format!("unknown node '{name}'{}", suggest(name, by_name.keys())));
+                None
+            }
+            Some(&id) if nodes[id as usize].kind == NodeKind::Router => {
+                p.add(format!("{field}.{which}"), format!("'{name}' is a router; flows run between hosts"));
+                None
+            }
+            Some(&id) => Some(id),
+        }
+    };
+    let s = lookup(&f.src, "src", p);
+    let d = lookup(&f.dst, "dst", p);
+    let (s, d) = (s?, d?);
+    if s == d {
+        p.add(format!("{field}.dst"), format!("source and destination are the same node '{}'", f.src));
+        return None;
+    }
+    if !routes.reachable(s, d) {
+        p.add(format!("{field}.dst"), format!("no route from '{}' to '{}'", f.src, f.dst));
+        return None;
+    }
+    if !routes.reachable(d, s) {
+        p.add(format!("{field}.src"), format!("no route back from '{}' to '{}' (for ACKs)", f.dst, f.src));
+        return None;
+    }
+    Some(FlowModel { src: s, dst: d, ..f.model })
+}

@@ -1,0 +1,66 @@
+//! The validated, resolved scenario: names are indices, defaults are filled
+//! in, generators are expanded. Everything downstream trusts it.
+
+use crate::net::capacity::Capacity;
+use crate::net::queue::QueueLimit;
+use crate::net::routing::Routes;
+use crate::net::NodeId;
+use crate::scenario::spec::{LossSpec, NodeKind};
+use crate::tcp::TcpConfig;
+use crate::time::Time;
+
+pub struct Model {
+    pub name: String,
+    pub duration: Time,
+    pub seed: u64,
+    /// Zero: no time series.
+    pub sample_interval: Time,
+    pub ecmp: bool,
+    pub header_bytes: u32,
+    pub nodes: Vec<NodeModel>,
+    pub links: Vec<LinkModel>,
+    pub flows: Vec<FlowModel>,
+    pub routes: Routes,
+}
+
+pub struct NodeModel {
+    pub name: String,
+    pub kind: NodeKind,
+    /// Interface names, in the order links attach to the node.
+    pub interfaces: Vec<String>,
+}
+
+pub struct LinkModel {
+    pub name: String,
+    pub a: NodeId,
+    pub b: NodeId,
+    pub a_interface: String,
+    pub b_interface: String,
+    /// [a→b, b→a]; direction d of link i has LinkId 2i + d.
+    pub dirs: [DirectionModel; 2],
+    /// (time, up?) in time order.
+    pub events: Vec<(Time, bool)>,
+}
+
+#[derive(Clone)]
+pub struct DirectionModel {
+    /// Nominal rate (the constant rate, or a capacity model's mean), bit/s.
+    pub rate_bps: f64,
+    pub delay: Time,
+    pub limit: QueueLimit,
+    pub loss: Option<LossSpec>,
+    pub capacity: Capacity,
+}
+
+pub struct FlowModel {
+    pub name: String,
+    pub src: NodeId,
+    pub dst: NodeId,
+    /// None: bulk.
+    pub size: Option<u64>,
+    pub start: Time,
+    /// Bulk flows stop offering new data here.
+    pub stop: Option<Time>,
+    pub transport: String,
+    pub tcp: TcpConfig,
+}

@@ -1,0 +1,298 @@
+//! The scenario file format, exactly as written by users (TOML, or the same
+//! structure as JSON/a Python dict). Every table refuses unknown keys so that a
+//! typo is an error, not a silently ignored setting. `docs/scenario.md`
+//! documents every field; keep the two in step.
+//!
+//! These types are only the *syntax*. `scenario::build` turns them into a
+//! validated `Model` (names resolved, generators expanded, routes checked).
+
+use serde::Deserialize;
+
+use crate::units::{Bytes, Duration, Rate};
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Scenario {
+    /// Defaults to the file stem.
+    pub name: Option<String>,
+    pub description: Option<String>,
+    pub sim: SimSpec,
+    /// Default TCP parameters for every flow; flows may override any of them.
+    #[serde(default)]
+    pub tcp: TcpSpec,
+    /// A built-in topology generator; `nodes` and `links` are added to what it builds.
+    pub topology: Option<TopologySpec>,
+    #[serde(default)]
+    pub nodes: Vec<NodeSpec>,
+    #[serde(default)]
+    pub links: Vec<LinkSpec>,
+    #[serde(default)]
+    pub flows: Vec<FlowSpec>,
+    #[serde(default)]
+    pub workloads: Vec<WorkloadSpec>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct SimSpec {
+    /// Simulated time to run.
+    pub duration: Duration,
+    /// Master seed; every random stream is derived from it and a component name.
+    #[serde(default = "default_seed")]
+    pub seed: u64,
+    /// Time-series sampling interval; `0` disables time series.
+    #[serde(default = "default_sample_interval")]
+    pub sample_interval: Duration,
+    #[serde(default)]
+    pub routing: RoutingMetric,
+    /// Spread flows over equal-cost next hops by hashing the flow id.
+    #[serde(default)]
+    pub ecmp: bool,
+    /// Header bytes added to every TCP segment on the wire
+    /// (IPv4 20 + TCP 20 + timestamp option 12 = 52, as Linux sends).
+    #[serde(default = "default_header_bytes")]
+    pub header_bytes: u32,
+}
+
+fn default_seed() -> u64 {
+    1
+}
+fn default_sample_interval() -> Duration {
+    Duration(crate::time::Time::from_millis(100))
+}
+fn default_header_bytes() -> u32 {
+    52
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RoutingMetric {
+    /// Shortest path by total propagation delay (ties broken by hop count).
+    #[default]
+    Delay,
+    /// Fewest hops.
+    Hops,
+}
+
+/// TCP parameters. All optional so that per-flow tables override the defaults.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TcpSpec {
+    /// Congestion control algorithm, by name (`newreno`).
+    pub cc: Option<String>,
+    /// Maximum segment size, payload bytes (default 1448).
+    pub mss: Option<u32>,
+    /// Initial window in segments (default 10, RFC 6928).
+    pub initial_window: Option<u32>,
+    /// Lower bound of the retransmission timeout (default 200 ms as in Linux).
+    pub min_rto: Option<Duration>,
+    /// RTO before the first RTT sample (default 1 s, RFC 6298 §2.1).
+    pub initial_rto: Option<Duration>,
+    /// Upper bound of the retransmission timeout (default 60 s, RFC 6298 §2.5).
+    pub max_rto: Option<Duration>,
+    /// SACK-based loss recovery (RFC 6675); NewReno recovery (RFC 6582) when false.
+    pub sack: Option<bool>,
+    /// Acknowledge every `delayed_ack_segments` segments or after `delayed_ack_timeout`.
+    pub delayed_ack: Option<bool>,
+    pub delayed_ack_segments: Option<u32>,
+    pub delayed_ack_timeout: Option<Duration>,
+    /// Receiver buffer; the advertised window is what is free of it.
+    pub rcv_buffer: Option<Bytes>,
+    /// Model the SYN / SYN-ACK exchange before data (default true).
+    pub handshake: Option<bool>,
+    /// Duplicate ACKs that trigger fast retransmit (default 3).
+    pub dupack_threshold: Option<u32>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NodeSpec {
+    pub name: String,
+    #[serde(default)]
+    pub kind: NodeKind,
+}
+
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum NodeKind {
+    #[default]
+    Host,
+    Router,
+}
+
+/// Parameters of one direction of a link. At the link level they apply to
+/// both directions; `a_to_b` / `b_to_a` override them per direction.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DirectionSpec {
+    pub rate: Option<Rate>,
+    pub delay: Option<Duration>,
+    /// Drop-tail limit in packets (default 100, as ns-3's DropTailQueue).
+    pub queue: Option<u64>,
+    /// Drop-tail limit in bytes (instead of `queue`).
+    pub queue_bytes: Option<Bytes>,
+    pub loss: Option<LossSpec>,
+    pub capacity: Option<CapacitySpec>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkSpec {
+    /// Defaults to "A-B".
+    pub name: Option<String>,
+    /// Endpoint: "node" or "node:interface".
+    pub a: String,
+    pub b: String,
+    pub rate: Option<Rate>,
+    pub delay: Option<Duration>,
+    pub queue: Option<u64>,
+    pub queue_bytes: Option<Bytes>,
+    pub loss: Option<LossSpec>,
+    pub capacity: Option<CapacitySpec>,
+    #[serde(default)]
+    pub a_to_b: DirectionSpec,
+    #[serde(default)]
+    pub b_to_a: DirectionSpec,
+    /// Up/down events; a link that is down drops everything offered to it
+    /// and the packets it was carrying.
+    #[serde(default)]
+    pub events: Vec<LinkEventSpec>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkEventSpec {
+    pub at: Duration,
+    pub state: LinkState,
+}
+
+#[derive(Debug, Clone, Copy, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum LinkState {
+    Up,
+    Down,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LossSpec {
+    /// Each packet lost independently with probability `p`.
+    Bernoulli { p: f64 },
+    /// Two-state Markov chain (Gilbert 1960, Elliott 1963): per packet the state
+    /// moves good→bad with `p_good_to_bad` and bad→good with `p_bad_to_good`;
+    /// a packet is lost with `loss_good` / `loss_bad` in the respective state.
+    GilbertElliott {
+        p_good_to_bad: f64,
+        p_bad_to_good: f64,
+        #[serde(default)]
+        loss_good: f64,
+        #[serde(default = "one")]
+        loss_bad: f64,
+    },
+}
+
+fn one() -> f64 {
+    1.0
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CapacitySpec {
+    /// Piecewise-constant rate: `[[t0, rate0], [t1, rate1], ...]`, t0 = 0.
+    pub schedule: Option<Vec<(Duration, Rate)>>,
+    /// Mahimahi packet-delivery trace: one integer millisecond per line, each a
+    /// delivery opportunity of 1500 bytes; the trace loops. The path is relative
+    /// to the scenario file, or `data:REL` relative to the data directory.
+    pub mahimahi: Option<String>,
+    /// Start offset into the trace (default 0).
+    pub offset: Option<Duration>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum TopologySpec {
+    /// `pairs` senders `src0..` and receivers `dst0..` joined through routers
+    /// `left` and `right` by the link `bottleneck`.
+    Dumbbell {
+        pairs: u32,
+        access: LinkParams,
+        bottleneck: LinkParams,
+        /// Per-pair access delays (sender side), overriding `access.delay`.
+        access_delays: Option<Vec<Duration>>,
+    },
+    /// Routers `r0..r{hops}` in a chain of `hops` links `l1..`; hosts
+    /// `src_long`/`dst_long` at the ends and `src{i}`/`dst{i}` around link `l{i}`.
+    ParkingLot { hops: u32, access: LinkParams, link: LinkParams },
+}
+
+/// Link parameters used by topology generators (both directions alike).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinkParams {
+    pub rate: Rate,
+    pub delay: Duration,
+    pub queue: Option<u64>,
+    pub queue_bytes: Option<Bytes>,
+    pub loss: Option<LossSpec>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FlowSpec {
+    /// Defaults to "f{index}". With `count`, `{i}` is replaced by 0..count-1.
+    pub name: Option<String>,
+    pub src: String,
+    pub dst: String,
+    /// Bytes to transfer; omitted = bulk (send until `stop` or the end).
+    pub size: Option<Bytes>,
+    #[serde(default)]
+    pub start: Option<Duration>,
+    /// Bulk flows stop sending new data at this time.
+    pub stop: Option<Duration>,
+    /// Repeat this entry `count` times, substituting `{i}` in name, src and dst.
+    pub count: Option<u32>,
+    /// With `count`: flow i starts at start + i·start_step.
+    pub start_step: Option<Duration>,
+    #[serde(default = "default_transport")]
+    pub transport: String,
+    /// Per-flow TCP parameters over the scenario's `[tcp]` defaults.
+    #[serde(default)]
+    pub tcp: TcpSpec,
+}
+
+fn default_transport() -> String {
+    "tcp".into()
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
+pub enum WorkloadSpec {
+    /// Poisson flow arrivals with Pareto sizes (PPBP, as in the INRPP paper):
+    /// λ = load·C / (E[L]·packet bits), sizes Pareto(shape) with mean E[L] packets.
+    PoissonPareto {
+        name: Option<String>,
+        /// Candidate sources and destinations, drawn uniformly per flow.
+        src: Vec<String>,
+        dst: Vec<String>,
+        /// Offered load ρ relative to `capacity`.
+        load: f64,
+        /// Reference capacity C (for example the bottleneck rate).
+        capacity: Rate,
+        /// Mean flow size E[L] in packets of `mss` bytes.
+        mean_size: f64,
+        #[serde(default = "default_pareto_shape")]
+        shape: f64,
+        /// Number of flows to generate.
+        flows: u32,
+        #[serde(default)]
+        start: Option<Duration>,
+        #[serde(default = "default_transport")]
+        transport: String,
+        #[serde(default)]
+        tcp: TcpSpec,
+    },
+}
+
+fn default_pareto_shape() -> f64 {
+    1.2
+}

@@ -1,0 +1,76 @@
+//! TCP: a sender and a receiver that exchange packets through the network.
+//!
+//! Endpoints never touch the network or the event queue: they are handed
+//! an `Io` to which they append packets to send and timers to schedule, and
+//! `sim::World` carries those out. That keeps TCP testable on its own.
+
+pub mod receiver;
+pub mod rtt;
+pub mod scoreboard;
+pub mod sender;
+
+use crate::net::packet::Packet;
+use crate::time::Time;
+
+pub use receiver::TcpReceiver;
+pub use sender::TcpSender;
+
+/// Fully resolved TCP parameters of one flow (see `scenario::spec::TcpSpec`).
+#[derive(Debug, Clone)]
+pub struct TcpConfig {
+    pub cc: String,
+    pub mss: u32,
+    pub initial_window: u32,
+    pub min_rto: Time,
+    pub initial_rto: Time,
+    pub max_rto: Time,
+    pub sack: bool,
+    pub delayed_ack: bool,
+    pub delayed_ack_segments: u32,
+    pub delayed_ack_timeout: Time,
+    pub rcv_buffer: u64,
+    pub handshake: bool,
+    pub dupack_threshold: u32,
+}
+
+impl Default for TcpConfig {
+    fn default() -> Self {
+        TcpConfig {
+            cc: "newreno".into(),
+            mss: 1448,
+            // RFC 6928.
+            initial_window: 10,
+            // Linux's TCP_RTO_MIN.
+            min_rto: Time::from_millis(200),
+            // RFC 6298 §2.1.
+            initial_rto: Time::from_secs(1),
+            // RFC 6298 §2.5 allows an upper bound of at least 60 s.
+            max_rto: Time::from_secs(60),
+            sack: true,
+            delayed_ack: false,
+            // RFC 5681 §4.2: at least every second full-sized segment.
+            delayed_ack_segments: 2,
+            // Linux's TCP_DELACK_MIN.
+            delayed_ack_timeout: Time::from_millis(40),
+            // Large enough not to limit a single flow at 1 Gb/s × 100 ms.
+            rcv_buffer: 16 << 20,
+            handshake: true,
+            dupack_threshold: 3,
+        }
+    }
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TimerKind {
+    /// Sender's retransmission timer (also guards the SYN).
+    Retransmit,
+    /// Receiver's delayed-ACK timer.
+    DelayedAck,
+}
+
+/// What an endpoint hands back to the world while handling an event.
+pub struct Io<'a> {
+    pub now: Time,
+    pub out: &'a mut Vec<Packet>,
+    pub timers: &'a mut Vec<(TimerKind, Time)>,
+}

@@ -1,0 +1,281 @@
+//! The sender's record of outstanding segments: which are SACKed, which are
+//! deemed lost, which have been retransmitted (RFC 6675 §3–4).
+//!
+//! Counters are kept incrementally so that "pipe" is O(1) per ACK, following
+//! Linux's accounting: in_flight = outstanding − sacked − lost + retransmitted
+//! (`tcp_packets_in_flight`), in bytes here.
+
+use std::collections::VecDeque;
+
+#[derive(Debug, Clone)]
+struct Segment {
+    start: u64,
+    len: u32,
+    sacked: bool,
+    lost: bool,
+    /// A retransmission of this segment is in flight.
+    retransmitted: bool,
+}
+
+impl Segment {
+    fn end(&self) -> u64 {
+        self.start + self.len as u64
+    }
+}
+
+#[derive(Debug, Default)]
+pub struct Scoreboard {
+    segs: VecDeque<Segment>,
+    outstanding: u64,
+    sacked: u64,
+    /// Lost and not SACKed.
+    lost: u64,
+    /// Retransmitted, not SACKed, not yet deemed lost again.
+    retransmitted: u64,
+    /// Highest SACKed byte (exclusive end), for the loss scan.
+    high_sacked: u64,
+    /// Segments below this sequence number have been examined by the loss scan.
+    loss_scanned: u64,
+    /// No segment below this needs retransmitting (a hint that keeps NextSeg O(1)).
+    retx_from: u64,
+}
+
+impl Scoreboard {
+    pub fn push(&mut self, start: u64, len: u32) {
+        self.segs.push_back(Segment { start, len, sacked: false, lost: false, retransmitted: false });
+        self.outstanding += len as u64;
+    }
+
+    pub fn is_empty(&self) -> bool {
+        self.segs.is_empty()
+    }
+
+    /// Bytes believed to be in the network (RFC 6675 "pipe").
+    pub fn pipe(&self) -> u64 {
+        self.outstanding - self.sacked - self.lost + self.retransmitted
+    }
+
+    pub fn outstanding(&self) -> u64 {
+        self.outstanding
+    }
+
+    pub fn sacked_bytes(&self) -> u64 {
+        self.sacked
+    }
+
+    fn index_of(&self, seq: u64) -> usize {
+        self.segs.partition_point(|s| s.end() <= seq)
+    }
+
+    /// Removes segments acknowledged cumulatively below `ack`.
+    pub fn ack(&mut self, ack: u64) {
+        while let Some(s) = self.segs.front() {
+            if s.end() > ack {
+                break;
+            }
+            let s = self.segs.pop_front().expect("front exists");
+            self.outstanding -= s.len as u64;
+            if s.sacked {
+                self.sacked -= s.len as u64;
+            } else {
+                if s.lost {
+                    self.lost -= s.len as u64;
+                }
+                if s.retransmitted {
+                    self.retransmitted -= s.len as u64;
+                }
+            }
+        }
+    }
+
+    /// Marks segments wholly inside [start, end) as SACKed; returns bytes newly SACKed.
+    pub fn sack(&mut self, start: u64, end: u64) -> u64 {
+        let mut newly = 0;
+        let mut i = self.index_of(start);
+        while i < self.segs.len() && self.segs[i].end() <= end {
+            let s = &mut self.segs[i];
+            if s.start >= start && !s.sacked {
+                s.sacked = true;
+                let len = s.len as u64;
+                newly += len;
+                if s.lost {
+                    self.lost -= len;
+                }
+                if s.retransmitted {
+                    self.retransmitted -= len;
+                }
+                self.sacked += len;
+                self.high_sacked = self.high_sacked.max(s.end());
+            }
+            i += 1;
+        }
+        newly
+    }
+
+    /// RFC 6675 IsLost: a segment is lost once `dupthresh` SACKed segments lie
+    /// above it. SACKed segments above a point only ever increase, so the lost
+    /// set grows from the bottom and one upward scan suffices.
+    pub fn detect_losses(&mut self, dupthresh: u32) {
+        if self.sacked == 0 {
+            return;
+        }
+        let Some(top) = self.index_of(self.high_sacked).checked_sub(1) else { return };
+        let mut count = 0;
+        let mut frontier = None;
+        let mut i = top as isize;
+        while i >= 0 {
+            let s = &self.segs[i as usize];
+            if s.end() <= self.loss_scanned {
+                break;
+            }
+            if s.sacked {
+                count += 1;
+                if count >= dupthresh {
+                    frontier = Some(i as usize);
+                    break;
+                }
+            }
+            i -= 1;
+        }
+        let Some(frontier) = frontier else { return };
+        let from = self.index_of(self.loss_scanned);
+        for j in from..frontier {
+            self.mark_lost_at(j);
+        }
+        self.loss_scanned = self.loss_scanned.max(self.segs[frontier].start);
+    }
+
+    fn mark_lost_at(&mut self, j: usize) {
+        let s = &mut self.segs[j];
+        if !s.sacked && !s.lost {
+            s.lost = true;
+            self.lost += s.len as u64;
+            self.retx_from = self.retx_from.min(s.start);
+        }
+    }
+
+    /// Deems the first outstanding segment lost (fast retransmit, NewReno partial ACK).
+    pub fn mark_head_lost(&mut self) {
+        if !self.segs.is_empty() {
+            self.mark_lost_at(0);
+        }
+    }
+
+    pub fn head_lost(&self) -> bool {
+        self.segs.front().is_some_and(|s| s.lost)
+    }
+
+    /// After a timeout every unSACKed segment is lost, retransmissions included
+    /// (RFC 6675 §5.1; Linux `tcp_enter_loss`).
+    pub fn mark_all_lost(&mut self) {
+        for j in 0..self.segs.len() {
+            let s = &mut self.segs[j];
+            if s.retransmitted && !s.sacked {
+                s.retransmitted = false;
+                self.retransmitted -= s.len as u64;
+            }
+            self.mark_lost_at(j);
+        }
+        self.loss_scanned = self.segs.back().map_or(0, |s| s.end());
+        self.retx_from = 0;
+    }
+
+    /// The lowest lost segment not yet retransmitted (RFC 6675 NextSeg rule 1).
+    /// Lost segments lie below the loss scan, or are the head (fast retransmit).
+    pub fn next_retransmission(&mut self) -> Option<(u64, u32)> {
+        let head_end = self.segs.front().filter(|s| s.lost).map_or(0, |s| s.end());
+        let limit = self.loss_scanned.max(head_end);
+        let mut i = self.index_of(self.retx_from);
+        while let Some(s) = self.segs.get(i) {
+            if s.start >= limit {
+                break;
+            }
+            if s.lost && !s.retransmitted && !s.sacked {
+                return Some((s.start, s.len));
+            }
+            i += 1;
+        }
+        self.retx_from = limit;
+        None
+    }
+
+    pub fn mark_retransmitted(&mut self, start: u64) {
+        let i = self.index_of(start);
+        let s = &mut self.segs[i];
+        debug_assert_eq!(s.start, start);
+        if !s.retransmitted {
+            s.retransmitted = true;
+            self.retransmitted += s.len as u64;
+        }
+        self.retx_from = s.end();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn board(n: u64) -> Scoreboard {
+        let mut b = Scoreboard::default();
+        for i in 0..n {
+            b.push(i * 100, 100);
+        }
+        b
+    }
+
+    #[test]
+    fn pipe_follows_sacks_losses_and_retransmissions() {
+        let mut b = board(10);
+        assert_eq!(b.pipe(), 1000);
+        // Segment 0 lost; 1..4 SACKed.
+        assert_eq!(b.sack(100, 400), 300);
+        b.detect_losses(3);
+        assert!(b.head_lost());
+        assert_eq!(b.pipe(), 1000 - 300 - 100);
+        assert_eq!(b.next_retransmission(), Some((0, 100)));
+        b.mark_retransmitted(0);
+        assert_eq!(b.pipe(), 700);
+        assert_eq!(b.next_retransmission(), None);
+        b.ack(400);
+        assert_eq!((b.outstanding(), b.pipe()), (600, 600));
+    }
+
+    #[test]
+    fn holes_below_three_sacks_are_lost() {
+        let mut b = board(10);
+        // SACK 2, 4, 6: holes 0,1,3,5; only those below the third-highest SACK (2) are lost.
+        b.sack(200, 300);
+        b.sack(400, 500);
+        b.sack(600, 700);
+        b.detect_losses(3);
+        assert_eq!(b.next_retransmission(), Some((0, 100)));
+        b.mark_retransmitted(0);
+        assert_eq!(b.next_retransmission(), Some((100, 100)));
+        b.mark_retransmitted(100);
+        assert_eq!(b.next_retransmission(), None);
+        b.sack(800, 900);
+        b.detect_losses(3);
+        assert_eq!(b.next_retransmission(), Some((300, 100)));
+    }
+
+    #[test]
+    fn timeout_after_sacked_retransmission_keeps_counters() {
+        let mut b = board(4);
+        b.mark_head_lost();
+        b.mark_retransmitted(0);
+        b.sack(0, 100);
+        b.mark_all_lost();
+        assert_eq!(b.pipe(), 0);
+        assert_eq!(b.next_retransmission(), Some((100, 100)));
+    }
+
+    #[test]
+    fn timeout_marks_everything_lost() {
+        let mut b = board(4);
+        b.sack(100, 200);
+        b.mark_retransmitted(0);
+        b.mark_all_lost();
+        assert_eq!(b.pipe(), 0);
+        assert_eq!(b.next_retransmission(), Some((0, 100)));
+    }
+}

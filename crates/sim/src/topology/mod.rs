@@ -1,0 +1,38 @@
+//! Built-in topology generators. Each writes plain node and link entries, as
+//! if the user had typed them, so everything downstream validates them alike.
+
+pub mod dumbbell;
+pub mod parking_lot;
+
+use crate::scenario::error::Problems;
+use crate::scenario::spec::{LinkParams, LinkSpec, NodeKind, NodeSpec, TopologySpec};
+
+pub fn generate(t: &TopologySpec, nodes: &mut Vec<NodeSpec>, links: &mut Vec<LinkSpec>, p: &mut Problems) {
+    match t {
+        TopologySpec::Dumbbell { pairs, access, bottleneck, access_delays } => {
+            dumbbell::generate(*pairs, access, bottleneck, access_delays.as_deref(), nodes, links, p)
+        }
+        TopologySpec::ParkingLot { hops, access, link } => parking_lot::generate(*hops, access, link, nodes, links, p),
+    }
+}
+
+fn node(name: String, kind: NodeKind) -> NodeSpec {
+    NodeSpec { name, kind }
+}
+
+fn link(name: String, a: &str, b: &str, params: &LinkParams) -> LinkSpec {
+    LinkSpec {
+        name: Some(name),
+        a: a.into(),
+        b: b.into(),
+        rate: Some(params.rate),
+        delay: Some(params.delay),
+        queue: params.queue,
+        queue_bytes: params.queue_bytes,
+        loss: params.loss.clone(),
+        capacity: None,
+        a_to_b: Default::default(),
+        b_to_a: Default::default(),
+        events: Vec::new(),
+    }
+}

@@ -1,0 +1,362 @@
+//! The simulated world: links, flows and the event loop that moves packets
+//! between them.
+//!
+//! Per hop a packet costs one event when the link is idle (its arrival at
+//! the far end is scheduled as soon as transmission starts) and two when it
+//! had to queue (a TxDone event starts the next transmission), as in htsim.
+
+use std::time::Instant;
+
+use crate::engine::{EventQueue, Seeds};
+use crate::metrics::sampler::{FlowSample, LinkSample, Sampler};
+use crate::net::link::{Link, LinkStats};
+use crate::net::loss::LossModel;
+use crate::net::packet::{Kind, Packet, PacketId, PacketPool};
+use crate::net::queue::DropTail;
+use crate::net::routing::Routes;
+use crate::net::{LinkId, NodeId};
+use crate::scenario::Model;
+use crate::tcp::{Io, TcpReceiver, TcpSender, TimerKind};
+use crate::time::Time;
+
+#[derive(Debug, Clone, Copy)]
+enum Event {
+    /// A packet reaches the far end of a link direction.
+    Arrive { pkt: PacketId, link: LinkId },
+    /// A link direction finished sending; start the next queued packet.
+    TxDone { link: LinkId },
+    /// Both directions of scenario link `link` go up or down.
+    LinkState { link: u32, up: bool },
+    FlowStart { flow: u32 },
+    FlowStop { flow: u32 },
+    Timer { flow: u32, kind: TimerKind },
+    Sample,
+}
+
+pub struct Flow {
+    pub src: NodeId,
+    pub dst: NodeId,
+    pub start: Time,
+    pub started: bool,
+    pub sender: TcpSender,
+    pub receiver: TcpReceiver,
+}
+
+/// Packet counts for the conservation check: sent = delivered + dropped + in flight.
+#[derive(Debug, Default, Clone)]
+pub struct PacketCounts {
+    pub sent: u64,
+    pub delivered: u64,
+    pub dropped: u64,
+    pub delivered_data: u64,
+}
+
+pub struct World<'m> {
+    pub now: Time,
+    pub duration: Time,
+    events: EventQueue<Event>,
+    pool: PacketPool,
+    pub links: Vec<Link>,
+    routes: &'m Routes,
+    ecmp: bool,
+    pub flows: Vec<Flow>,
+    pub counts: PacketCounts,
+    pub events_run: u64,
+    sampler: Option<Sampler>,
+    out: Vec<Packet>,
+    timers: Vec<(TimerKind, Time)>,
+}
+
+impl<'m> World<'m> {
+    pub fn new(model: &'m Model) -> World<'m> {
+        let seeds = Seeds { master: model.seed };
+        let mut events = EventQueue::default();
+        let mut links = Vec::with_capacity(model.links.len() * 2);
+        for (i, l) in model.links.iter().enumerate() {
+            for (d, dir) in l.dirs.iter().enumerate() {
+                let (from, to) = if d == 0 { (l.a, l.b) } else { (l.b, l.a) };
+                let dir_name = format!(
+                    "{}:{}>{}",
+                    l.name,
+                    model.nodes[from as usize].name,
+                    model.nodes[to as usize].name
+                );
+                links.push(Link {
+                    rng: seeds.stream(&format!("link:{dir_name}:loss")),
+                    name: dir_name,
+                    link_name: l.name.clone(),
+                    from,
+                    to,
+                    delay: dir.delay,
+                    capacity: dir.capacity.clone(),
+                    loss: LossModel::from_spec(dir.loss.as_ref()),
+                    queue: Box::new(DropTail::new(dir.limit)),
+                    busy_until: Time::ZERO,
+                    tx_done_pending: false,
+                    up: true,
+                    epoch: 0,
+                    stats: LinkStats::default(),
+                });
+            }
+            for &(at, up) in &l.events {
+                events.schedule(at, Event::LinkState { link: i as u32, up });
+            }
+        }
+        let mut flows = Vec::with_capacity(model.flows.len());
+        for (i, f) in model.flows.iter().enumerate() {
+            let id = i as u32;
+            events.schedule(f.start, Event::FlowStart { flow: id });
+            if let Some(stop) = f.stop {
+                events.schedule(stop, Event::FlowStop { flow: id });
+            }
+            flows.push(Flow {
+                src: f.src,
+                dst: f.dst,
+                start: f.start,
+                started: false,
+                sender: TcpSender::new(id, f.src, f.dst, f.size, model.header_bytes, f.tcp.clone()),
+                receiver: TcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, f.tcp.clone()),
+            });
+        }
+        let sampler = (model.sample_interval > Time::ZERO).then(|| {
+            events.schedule(model.sample_interval, Event::Sample);
+            Sampler::new(model.sample_interval, flows.len(), links.len())
+        });
+        World {
+            now: Time::ZERO,
+            duration: model.duration,
+            events,
+            pool: PacketPool::default(),
+            links,
+            routes: &model.routes,
+            ecmp: model.ecmp,
+            flows,
+            counts: PacketCounts::default(),
+            events_run: 0,
+            sampler,
+            out: Vec::new(),
+            timers: Vec::new(),
+        }
+    }
+
+    /// Runs to the end; `progress(now)` is called about five times a second of wall time.
+    pub fn run(&mut self, progress: &mut dyn FnMut(Time)) {
+        let mut last_report = Instant::now();
+        while let Some(t) = self.events.peek_time() {
+            if t > self.duration {
+                break;
+            }
+            let (t, ev) = self.events.pop().expect("peeked");
+            self.now = t;
+            self.events_run += 1;
+            self.dispatch(ev);
+            if self.events_run & 0xffff == 0 && last_report.elapsed().as_millis() >= 200 {
+                last_report = Instant::now();
+                progress(self.now);
+            }
+        }
+        self.now = self.duration;
+    }
+
+    fn dispatch(&mut self, ev: Event) {
+        match ev {
+            Event::Arrive { pkt, link } => self.arrive(pkt, link),
+            Event::TxDone { link } => self.tx_done(link),
+            Event::LinkState { link, up } => self.set_link_state(link, up),
+            Event::FlowStart { flow } => {
+                let f = &mut self.flows[flow as usize];
+                f.started = true;
+                let mut io = Io { now: self.now, out: &mut self.out, timers: &mut self.timers };
+                f.sender.start(&mut io);
+                self.flush(flow, true);
+            }
+            Event::FlowStop { flow } => self.flows[flow as usize].sender.stop_writing(),
+            Event::Timer { flow, kind } => {
+                let f = &mut self.flows[flow as usize];
+                let mut io = Io { now: self.now, out: &mut self.out, timers: &mut self.timers };
+                let at_sender = kind == TimerKind::Retransmit;
+                if at_sender {
+                    f.sender.on_timer(kind, &mut io);
+                } else {
+                    f.receiver.on_timer(kind, &mut io);
+                }
+                self.flush(flow, at_sender);
+            }
+            Event::Sample => self.sample(),
+        }
+    }
+
+    /// Injects what an endpoint produced and schedules the timers it asked for.
+    fn flush(&mut self, flow: u32, at_sender: bool) {
+        let f = &self.flows[flow as usize];
+        let node = if at_sender { f.src } else { f.dst };
+        let mut out = std::mem::take(&mut self.out);
+        for p in out.drain(..) {
+            self.counts.sent += 1;
+            let id = self.pool.insert(p);
+            self.forward(id, node);
+        }
+        self.out = out;
+        for (kind, at) in self.timers.drain(..) {
+            self.events.schedule(at, Event::Timer { flow, kind });
+        }
+    }
+
+    fn drop_packet(&mut self, id: PacketId) {
+        self.counts.dropped += 1;
+        self.pool.release(id);
+    }
+
+    fn forward(&mut self, id: PacketId, at: NodeId) {
+        let p = self.pool.get(id);
+        match self.routes.next_hop(at, p.dst, p.flow, self.ecmp) {
+            Some(link) => self.offer(link, id),
+            // Validation guarantees routes between flow endpoints; count it anyway.
+            None => self.drop_packet(id),
+        }
+    }
+
+    fn offer(&mut self, l: LinkId, id: PacketId) {
+        let size = self.pool.get(id).size;
+        let link = &mut self.links[l as usize];
+        if !link.up {
+            link.stats.drops_down += 1;
+            return self.drop_packet(id);
+        }
+        if link.queue.len_packets() == 0 && self.now >= link.busy_until {
+            return self.start_tx(l, id);
+        }
+        if !link.queue.enqueue(id, size) {
+            link.stats.drops_queue += 1;
+            return self.drop_packet(id);
+        }
+        link.note_queue();
+        if !link.tx_done_pending {
+            link.tx_done_pending = true;
+            let at = link.busy_until;
+            self.events.schedule(at, Event::TxDone { link: l });
+        }
+    }
+
+    fn start_tx(&mut self, l: LinkId, id: PacketId) {
+        let link = &mut self.links[l as usize];
+        let size = self.pool.get(id).size;
+        let finish = link.capacity.finish_time(self.now, size);
+        link.busy_until = finish;
+        link.stats.bytes_sent += size as u64;
+        link.stats.packets_sent += 1;
+        if link.loss.lose(&mut link.rng) {
+            link.stats.drops_loss += 1;
+            return self.drop_packet(id);
+        }
+        let arrive = finish.0.saturating_add(link.delay.0);
+        self.pool.get_mut(id).epoch = link.epoch;
+        self.events.schedule(Time(arrive), Event::Arrive { pkt: id, link: l });
+    }
+
+    fn tx_done(&mut self, l: LinkId) {
+        let link = &mut self.links[l as usize];
+        link.tx_done_pending = false;
+        let Some(id) = link.queue.dequeue() else { return };
+        self.start_tx(l, id);
+        let link = &mut self.links[l as usize];
+        if link.queue.len_packets() > 0 {
+            link.tx_done_pending = true;
+            let at = link.busy_until;
+            self.events.schedule(at, Event::TxDone { link: l });
+        }
+    }
+
+    fn arrive(&mut self, id: PacketId, l: LinkId) {
+        let link = &mut self.links[l as usize];
+        if self.pool.get(id).epoch != link.epoch {
+            // The link went down while this packet was on the wire.
+            link.stats.drops_down += 1;
+            return self.drop_packet(id);
+        }
+        let node = link.to;
+        let p = self.pool.get(id);
+        if node != p.dst {
+            return self.forward(id, node);
+        }
+        self.counts.delivered += 1;
+        let flow = p.flow;
+        let f = &mut self.flows[flow as usize];
+        let mut io = Io { now: self.now, out: &mut self.out, timers: &mut self.timers };
+        let at_sender = matches!(p.kind, Kind::Ack | Kind::SynAck);
+        if at_sender {
+            f.sender.on_packet(p, &mut io);
+        } else {
+            if p.kind == Kind::Data {
+                self.counts.delivered_data += 1;
+            }
+            f.receiver.on_packet(p, &mut io);
+        }
+        self.pool.release(id);
+        self.flush(flow, at_sender);
+    }
+
+    fn set_link_state(&mut self, link: u32, up: bool) {
+        for l in [2 * link, 2 * link + 1] {
+            let d = &mut self.links[l as usize];
+            if up {
+                d.up = true;
+                continue;
+            }
+            d.up = false;
+            d.epoch += 1;
+            d.busy_until = self.now;
+            let lost = d.queue.drain();
+            d.stats.drops_down += lost.len() as u64;
+            for id in lost {
+                self.drop_packet(id);
+            }
+        }
+    }
+
+    fn sample(&mut self) {
+        let Some(s) = self.sampler.as_mut() else { return };
+        let now = self.now;
+        for (i, f) in self.flows.iter().enumerate() {
+            let done = f.receiver.finished_at.is_some_and(|t| t < now);
+            if !f.started || done {
+                continue;
+            }
+            s.flow(
+                now,
+                i as u32,
+                FlowSample {
+                    delivered: f.receiver.delivered(),
+                    cwnd: f.sender.ccs.cwnd,
+                    srtt: f.sender.rtt.srtt(),
+                    in_flight: f.sender.in_flight(),
+                },
+            );
+        }
+        for (i, l) in self.links.iter().enumerate() {
+            s.link(
+                now,
+                i as u32,
+                LinkSample {
+                    queue_bytes: l.queue.len_bytes(),
+                    queue_packets: l.queue.len_packets(),
+                    bytes_sent: l.stats.bytes_sent,
+                    capacity_bits: l.capacity.bits_until(now),
+                },
+            );
+        }
+        let next = now + s.interval;
+        if next <= self.duration {
+            self.events.schedule(next, Event::Sample);
+        }
+    }
+
+    /// Packets still in queues or on wires.
+    pub fn packets_in_flight(&self) -> u64 {
+        self.pool.live() as u64
+    }
+
+    pub fn take_sampler(&mut self) -> Option<Sampler> {
+        self.sampler.take()
+    }
+}
