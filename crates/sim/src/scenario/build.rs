@@ -402,6 +402,9 @@ fn resolve_tcp(base: &TcpConfig, t: &TcpSpec, field: &str, p: &mut Problems) -> 
     if let Some(v) = t.sack {
         c.sack = v;
     }
+    if let Some(v) = t.recovery {
+        c.recovery = v;
+    }
     if let Some(v) = t.delayed_ack {
         c.delayed_ack = v;
     }

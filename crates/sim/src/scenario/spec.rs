@@ -92,6 +92,8 @@ pub struct TcpSpec {
     pub max_rto: Option<Duration>,
     /// SACK-based loss recovery (RFC 6675); NewReno recovery (RFC 6582) when false.
     pub sack: Option<bool>,
+    /// Fast-recovery window rule: "prr" (RFC 6937, default) or "rfc6675".
+    pub recovery: Option<crate::tcp::RecoveryAlgorithm>,
     /// Acknowledge every `delayed_ack_segments` segments or after `delayed_ack_timeout`.
     pub delayed_ack: Option<bool>,
     pub delayed_ack_segments: Option<u32>,

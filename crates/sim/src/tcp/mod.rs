@@ -4,6 +4,7 @@
 //! an `Io` to which they append packets to send and timers to schedule, and
 //! `sim::World` carries those out. That keeps TCP testable on its own.
 
+pub mod prr;
 pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;
@@ -25,6 +26,7 @@ pub struct TcpConfig {
     pub initial_rto: Time,
     pub max_rto: Time,
     pub sack: bool,
+    pub recovery: RecoveryAlgorithm,
     pub delayed_ack: bool,
     pub delayed_ack_segments: u32,
     pub delayed_ack_timeout: Time,
@@ -47,6 +49,7 @@ impl Default for TcpConfig {
             // RFC 6298 §2.5 allows an upper bound of at least 60 s.
             max_rto: Time::from_secs(60),
             sack: true,
+            recovery: RecoveryAlgorithm::Prr,
             delayed_ack: false,
             // RFC 5681 §4.2: at least every second full-sized segment.
             delayed_ack_segments: 2,
@@ -58,6 +61,16 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
         }
     }
+}
+
+/// How cwnd evolves during fast recovery.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RecoveryAlgorithm {
+    /// Proportional Rate Reduction (RFC 6937), as Linux and ns-3 do by default.
+    Prr,
+    /// cwnd = ssthresh at once; send while pipe < cwnd (RFC 6675 §5).
+    Rfc6675,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

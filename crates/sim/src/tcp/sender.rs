@@ -15,9 +15,10 @@ use crate::cc::{self, AckInfo, CcState, Congestion, CongestionControl};
 use crate::engine::timer::{Fire, Timer};
 use crate::net::packet::{Kind, Packet};
 use crate::net::NodeId;
+use crate::tcp::prr::Prr;
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
-use crate::tcp::{Io, TcpConfig, TimerKind};
+use crate::tcp::{Io, RecoveryAlgorithm, TcpConfig, TimerKind};
 use crate::time::Time;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -64,6 +65,8 @@ pub struct TcpSender {
     /// NewReno mode: bytes the duplicate ACKs say have left the network.
     reno_dup_bytes: u64,
     board: Scoreboard,
+    /// PRR state while in fast recovery with `recovery = "prr"`.
+    prr: Option<Prr>,
     pub rtt: RttEstimator,
     rto_timer: Timer,
     syn_retransmitted: bool,
@@ -90,6 +93,7 @@ impl TcpSender {
             dupacks: 0,
             reno_dup_bytes: 0,
             board: Scoreboard::default(),
+            prr: None,
             rto_timer: Timer::default(),
             syn_retransmitted: false,
             stats: SenderStats::default(),
@@ -215,6 +219,7 @@ impl TcpSender {
                     self.cc.on_recovery_exit(&mut self.ccs);
                 }
                 self.recovery = Recovery::Open;
+                self.prr = None;
                 self.dupacks = 0;
                 self.reno_dup_bytes = 0;
             }
@@ -238,6 +243,10 @@ impl TcpSender {
             };
             self.cc.on_ack(&mut self.ccs, &info);
         }
+        if let Some(prr) = self.prr.as_mut() {
+            let pipe = self.board.pipe().saturating_sub(self.reno_dup_bytes);
+            self.ccs.cwnd = prr.cwnd(delivered, pipe, self.ccs.ssthresh, self.ccs.mss);
+        }
 
         if self.recovery == Recovery::Open
             && outstanding
@@ -259,6 +268,9 @@ impl TcpSender {
         let flight = self.board.outstanding();
         self.cc.on_congestion(&mut self.ccs, Congestion::FastRetransmit, flight);
         self.recovery = Recovery::Fast { point: self.snd_nxt };
+        if self.cfg.recovery == RecoveryAlgorithm::Prr {
+            self.prr = Some(Prr::new(flight));
+        }
         self.board.mark_head_lost();
         // RFC 6675 §5 step 4.3: the first retransmission goes regardless of pipe.
         if let Some((seq, len)) = self.board.next_retransmission() {
@@ -290,6 +302,7 @@ impl TcpSender {
         self.cc.on_congestion(&mut self.ccs, Congestion::Timeout, flight);
         self.board.mark_all_lost();
         self.recovery = Recovery::Loss { point: self.snd_nxt };
+        self.prr = None;
         self.dupacks = 0;
         self.reno_dup_bytes = 0;
         self.send_what_we_can(io);
@@ -336,6 +349,9 @@ impl TcpSender {
         p.retransmission = retransmission;
         self.stats.segments_sent += 1;
         self.stats.packets_sent += 1;
+        if let Some(prr) = self.prr.as_mut() {
+            prr.on_sent(len as u64);
+        }
         io.out.push(p);
         if !self.rto_timer.is_armed() {
             self.arm_rto(io);
