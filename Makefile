@@ -5,19 +5,20 @@ VENV     := .venv
 PY       := $(VENV)/bin/python
 SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
-export MATURIN_PEP517_ARGS := --release
+MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
 .PHONY: run test install bench clean
 
-$(VENV)/.installed: pyproject.toml crates/py/Cargo.toml crates/sim/Cargo.toml
+# The virtualenv with pathpool (editable) and its Python dependencies.
+$(VENV)/.installed: pyproject.toml
 	test -x $(PY) || python3 -m venv $(VENV)
-	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e '.[test]'
+	$(PY) -m pip install -q --upgrade pip 'maturin>=1.7,<2'
+	$(MATURIN) develop --release -E test
 	touch $@
 
-# Rebuild the extension whenever Rust sources change (cheap when nothing did).
+# Rebuilds the Rust extension in place (quick when nothing changed).
 install: $(VENV)/.installed
-	$(PY) -m pip install -q --no-deps --no-build-isolation -e . 2>/dev/null || $(PY) -m pip install -q --no-deps -e .
+	$(MATURIN) develop --release --skip-install
 
 run: install
 	$(VENV)/bin/pathpool run $(SCENARIO) --out $(OUT) --force --plot

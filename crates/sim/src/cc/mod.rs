@@ -23,7 +23,7 @@ pub struct CcState {
 #[derive(Debug, Clone)]
 pub struct AckInfo {
     pub now: Time,
-    /// Bytes newly acknowledged, cumulatively or by SACK.
+    /// Bytes newly acknowledged by the cumulative ACK (not counted before by SACK).
     pub acked: u64,
     /// RTT sample taken from this ACK (RFC 7323 timestamp echo), if any.
     pub rtt: Option<Time>,

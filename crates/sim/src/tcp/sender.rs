@@ -231,10 +231,14 @@ impl TcpSender {
         }
 
         let in_recovery = matches!(self.recovery, Recovery::Fast { .. });
-        if delivered > 0 {
+        // The window grows with what the cumulative ACK covers (RFC 5681 §3.1,
+        // as ns-3 does), not with SACKed bytes: after a timeout, SACKs for
+        // segments sent before it would otherwise inflate slow start.
+        let cum_delivered = newly_acked - sacked_now_acked.min(newly_acked);
+        if cum_delivered > 0 {
             let info = AckInfo {
                 now: io.now,
-                acked: delivered,
+                acked: cum_delivered,
                 rtt,
                 srtt: self.rtt.srtt(),
                 min_rtt: self.rtt.min_rtt,

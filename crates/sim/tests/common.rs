@@ -1,0 +1,67 @@
+//! Shared helpers for the simulator's integration tests.
+
+use pathpool_sim::metrics::{Column, Table};
+use pathpool_sim::{load, run, Format, RunOutput, Source};
+
+pub fn source(name: &str) -> Source {
+    Source {
+        name: name.into(),
+        dir: std::path::PathBuf::from(env!("CARGO_MANIFEST_DIR")),
+        data_dir: shared_data(),
+    }
+}
+
+/// `../shared/data` beside the repository, where the team's real traces live.
+pub fn shared_data() -> Option<std::path::PathBuf> {
+    let p = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../../shared/data");
+    p.is_dir().then_some(p)
+}
+
+/// Runs a TOML scenario and checks packet conservation, as every test must.
+pub fn run_toml(text: &str) -> RunOutput {
+    let model = load(text, Format::Toml, &source("test.toml"), None).unwrap_or_else(|e| panic!("{e}"));
+    let out = run(&model, &mut |_| {});
+    assert_conserved(&out);
+    out
+}
+
+pub fn assert_conserved(out: &RunOutput) {
+    let p = &out.summary["packets"];
+    let (sent, delivered, dropped, in_flight) = (
+        p["sent"].as_u64().unwrap(),
+        p["delivered"].as_u64().unwrap(),
+        p["dropped"].as_u64().unwrap(),
+        p["in_flight"].as_u64().unwrap(),
+    );
+    assert_eq!(sent, delivered + dropped + in_flight, "packet conservation: {p}");
+}
+
+pub fn table<'a>(out: &'a RunOutput, name: &str) -> &'a Table {
+    out.tables.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no table {name}"))
+}
+
+pub fn f64s(t: &Table, col: &str) -> Vec<f64> {
+    match &t.columns.iter().find(|(n, _)| *n == col).unwrap_or_else(|| panic!("no column {col}")).1 {
+        Column::F64(v) => v.clone(),
+        Column::U64(v) => v.iter().map(|&x| x as f64).collect(),
+        Column::U32(v) => v.iter().map(|&x| x as f64).collect(),
+        Column::OptF64(v) => v.iter().map(|x| x.unwrap_or(f64::NAN)).collect(),
+        Column::OptU64(v) => v.iter().map(|x| x.map_or(f64::NAN, |y| y as f64)).collect(),
+        other => panic!("column {col} is not numeric: {other:?}"),
+    }
+}
+
+/// Mean goodput of one flow over [from, to] seconds, from the flow_ts samples.
+pub fn mean_goodput(out: &RunOutput, flow: u32, from: f64, to: f64) -> f64 {
+    let ts = table(out, "flow_ts");
+    let (t, id, g) = (f64s(ts, "time_s"), f64s(ts, "flow_id"), f64s(ts, "goodput_bps"));
+    let v: Vec<f64> = (0..t.len()).filter(|&i| id[i] as u32 == flow && t[i] > from && t[i] <= to).map(|i| g[i]).collect();
+    v.iter().sum::<f64>() / v.len() as f64
+}
+
+pub fn load_err(text: &str) -> String {
+    match load(text, Format::Toml, &source("bad.toml"), None) {
+        Ok(_) => panic!("scenario was accepted:\n{text}"),
+        Err(e) => e.to_string(),
+    }
+}

@@ -1,0 +1,126 @@
+//! TCP behaviour against closed-form models and expectations that can fail.
+
+mod common;
+use common::*;
+
+/// One flow on a lossless path reaches ≥ 95 % of the bottleneck in steady state.
+#[test]
+fn single_flow_fills_lossless_bottleneck() {
+    let out = run_toml(
+        r#"
+        [sim]
+        duration = "30s"
+        [topology]
+        kind = "dumbbell"
+        pairs = 1
+        access = { rate = "1Gbps", delay = "1ms", queue = 1000 }
+        bottleneck = { rate = "10Mbps", delay = "20ms", queue = 50 }
+        [[flows]]
+        src = "src0"
+        dst = "dst0"
+        "#,
+    );
+    let g = mean_goodput(&out, 0, 10.0, 30.0);
+    // Payload share of a 1500-byte packet: 1448/1500.
+    let max = 10e6 * 1448.0 / 1500.0;
+    assert!(g >= 0.95 * max, "steady-state goodput {g} < 95% of {max}");
+    assert!(g <= max * 1.001, "goodput {g} exceeds the payload capacity {max}");
+}
+
+/// Padhye et al. (SIGCOMM 1998) with b = 1, as eq. 6 of the eMPTCP paper:
+/// B = s / (R·√(2p/3) + T0·min(1, 3√(3p/8))·p·(1 + 32p²)).
+fn padhye_bps(mss: f64, rtt: f64, p: f64, t0: f64) -> f64 {
+    let denom = rtt * (2.0 * p / 3.0).sqrt() + t0 * (3.0 * (3.0 * p / 8.0).sqrt()).min(1.0) * p * (1.0 + 32.0 * p * p);
+    mss * 8.0 / denom
+}
+
+fn lossy_newreno(p: f64, seed: u64) -> (f64, f64) {
+    let out = run_toml(&format!(
+        r#"
+        [sim]
+        duration = "300s"
+        seed = {seed}
+        sample_interval = 0
+        [tcp]
+        sack = false
+        recovery = "rfc6675"
+        [[nodes]]
+        name = "a"
+        [[nodes]]
+        name = "b"
+        [[links]]
+        a = "a"
+        b = "b"
+        rate = "1Gbps"
+        delay = "50ms"
+        queue = 10000
+        a_to_b = {{ loss = {{ model = "bernoulli", p = {p} }} }}
+        [[flows]]
+        src = "a"
+        dst = "b"
+        "#
+    ));
+    let flows = table(&out, "flows");
+    (f64s(flows, "goodput_bps")[0], f64s(flows, "rtt_mean_s")[0])
+}
+
+/// NewReno under random loss matches the Padhye formula within 25 %.
+#[test]
+fn newreno_matches_padhye_under_random_loss() {
+    for p in [0.001, 0.01] {
+        let (goodput, rtt) = lossy_newreno(p, 1);
+        // RTO ≈ max(min_rto, srtt + 4·rttvar) = 200 ms on this constant-delay path.
+        let model = padhye_bps(1448.0, rtt, p, 0.2);
+        let ratio = goodput / model;
+        eprintln!("p={p}: sim {goodput:.0} b/s, Padhye {model:.0} b/s, ratio {ratio:.3}");
+        assert!((0.75..=1.25).contains(&ratio), "p={p}: simulated/Padhye = {ratio:.3}");
+    }
+}
+
+fn shared_bottleneck(delays_ms: &[u32], queue: u32, duration: u32) -> Vec<f64> {
+    let n = delays_ms.len();
+    let delays: Vec<String> = delays_ms.iter().map(|d| format!("\"{d}ms\"")).collect();
+    let out = run_toml(&format!(
+        r#"
+        [sim]
+        duration = "{duration}s"
+        sample_interval = "1s"
+        [topology]
+        kind = "dumbbell"
+        pairs = {n}
+        access = {{ rate = "1Gbps", delay = "1ms", queue = 1000 }}
+        access_delays = [{}]
+        bottleneck = {{ rate = "40Mbps", delay = "10ms", queue = {queue} }}
+        [[flows]]
+        count = {n}
+        src = "src{{i}}"
+        dst = "dst{{i}}"
+        start_step = "137ms"
+        "#,
+        delays.join(", ")
+    ));
+    (0..n as u32).map(|f| mean_goodput(&out, f, 10.0, duration as f64)).collect()
+}
+
+/// Ten flows with equal RTTs share fairly over 60 s.
+#[test]
+fn equal_rtt_flows_share_fairly() {
+    let g = shared_bottleneck(&[1; 10], 100, 60);
+    let jain = pathpool_sim::metrics::stats::jain_index(&g).unwrap();
+    assert!(jain >= 0.9, "Jain's index {jain:.3} for {g:?}");
+}
+
+/// With RTTs 1:2 the shorter-RTT flows get 1.5–4× the throughput (RTT unfairness).
+///
+/// Four flows per RTT class, compared class to class: with one flow each, a
+/// deterministic drop-tail simulation shows phase effects (Floyd & Jacobson,
+/// "On Traffic Phase Effects in Packet-Switched Gateways", 1992) that can
+/// hand one flow most of the drops for seconds at a time. The queue (20
+/// packets, a quarter of the BDP) keeps the RTTs near 1:2 under load.
+#[test]
+fn rtt_unfairness_between_one_and_two_rtts() {
+    // Base RTT 2·(1+10+1) = 24 ms; 12 ms more each way on the access link doubles it.
+    let g = shared_bottleneck(&[1, 1, 1, 1, 13, 13, 13, 13], 20, 60);
+    let ratio = g[..4].iter().sum::<f64>() / g[4..].iter().sum::<f64>();
+    assert!((1.5..=4.0).contains(&ratio), "throughput ratio {ratio:.2} ({g:?})");
+}
