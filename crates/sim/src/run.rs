@@ -34,7 +34,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time)) -> RunOutput {
     collect(model, world, wall_s)
 }
 
-fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
+fn collect(model: &Model, world: World, wall_s: f64) -> RunOutput {
     let duration = model.duration;
     let node = |id: u32| model.nodes[id as usize].name.clone();
 
@@ -126,16 +126,8 @@ fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
         },
     });
 
+    let (events, data_packets_delivered) = (world.events_run, world.counts.delivered_data);
     let mut tables = vec![flows, links];
-    if let Some(s) = world.take_sampler() {
-        tables.extend(s.into_tables());
-    }
-    RunOutput {
-        tables,
-        summary,
-        events: world.events_run,
-        wall_s,
-        data_packets_delivered: world.counts.delivered_data,
-        flow_bytes_delivered: delivered,
-    }
+    tables.extend(world.into_time_series());
+    RunOutput { tables, summary, events, wall_s, data_packets_delivered, flow_bytes_delivered: delivered }
 }

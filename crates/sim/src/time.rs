@@ -32,8 +32,9 @@ impl Time {
     pub const fn nanos(self) -> u64 {
         self.0
     }
+    /// Seconds; division (not multiplication by 1e-9) keeps decimal values exact where they can be.
     pub fn secs(self) -> f64 {
-        self.0 as f64 * 1e-9
+        self.0 as f64 / 1e9
     }
     pub fn saturating_sub(self, o: Time) -> Time {
         Time(self.0.saturating_sub(o.0))

@@ -62,7 +62,7 @@ pub struct World<'m> {
     pub flows: Vec<Flow>,
     pub counts: PacketCounts,
     pub events_run: u64,
-    sampler: Option<Sampler>,
+    sampler: Sampler,
     out: Vec<Packet>,
     timers: Vec<(TimerKind, Time)>,
 }
@@ -118,10 +118,10 @@ impl<'m> World<'m> {
                 receiver: TcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, f.tcp.clone()),
             });
         }
-        let sampler = (model.sample_interval > Time::ZERO).then(|| {
+        if model.sample_interval > Time::ZERO {
             events.schedule(model.sample_interval, Event::Sample);
-            Sampler::new(model.sample_interval, flows.len(), links.len())
-        });
+        }
+        let sampler = Sampler::new(model.sample_interval, flows.len(), links.len());
         World {
             now: Time::ZERO,
             duration: model.duration,
@@ -315,7 +315,7 @@ impl<'m> World<'m> {
     }
 
     fn sample(&mut self) {
-        let Some(s) = self.sampler.as_mut() else { return };
+        let s = &mut self.sampler;
         let now = self.now;
         for (i, f) in self.flows.iter().enumerate() {
             let done = f.receiver.finished_at.is_some_and(|t| t < now);
@@ -356,7 +356,8 @@ impl<'m> World<'m> {
         self.pool.live() as u64
     }
 
-    pub fn take_sampler(&mut self) -> Option<Sampler> {
-        self.sampler.take()
+    /// The time series (empty tables when sampling is off).
+    pub fn into_time_series(self) -> [crate::metrics::Table; 2] {
+        self.sampler.into_tables()
     }
 }

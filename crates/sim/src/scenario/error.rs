@@ -49,8 +49,12 @@ impl Problems {
         Problems { list: Vec::new() }
     }
 
+    /// Records a problem once (both directions of a link share their fields).
     pub fn add(&mut self, field: impl Into<String>, message: impl Into<String>) {
-        self.list.push(Problem { field: field.into(), message: message.into() });
+        let p = Problem { field: field.into(), message: message.into() };
+        if !self.list.iter().any(|q| q.field == p.field && q.message == p.message) {
+            self.list.push(p);
+        }
     }
 
     pub fn into_result<T>(self, source: &str, value: T) -> Result<T, ScenarioError> {

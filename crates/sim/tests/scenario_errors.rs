@@ -1,0 +1,130 @@
+//! Bad input is refused before anything runs, naming the file, the field
+//! and what is wrong: one test per kind of error.
+
+mod common;
+use common::load_err;
+
+const NODES: &str = r#"
+[sim]
+duration = "1s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "r"
+kind = "router"
+[[nodes]]
+name = "b"
+"#;
+
+fn with(extra: &str) -> String {
+    format!("{NODES}{extra}")
+}
+
+fn assert_names(err: &str, field: &str, what: &str) {
+    assert!(err.starts_with("bad.toml: "), "no file name in: {err}");
+    assert!(err.contains(field), "no field '{field}' in: {err}");
+    assert!(err.contains(what), "no '{what}' in: {err}");
+}
+
+const LINKS: &str = r#"
+[[links]]
+a = "a"
+b = "r"
+rate = "10Mbps"
+delay = "1ms"
+[[links]]
+a = "r"
+b = "b"
+rate = "10Mbps"
+delay = "1ms"
+"#;
+
+#[test]
+fn unknown_key() {
+    let e = load_err(&with("[[links]]\na = \"a\"\nb = \"r\"\nrat = \"10Mbps\"\ndelay = \"1ms\"\n"));
+    assert_names(&e, "links[0]", "unknown field `rat`");
+}
+
+#[test]
+fn wrong_type() {
+    let e = load_err(&with(&format!("{LINKS}[[flows]]\nsrc = \"a\"\ndst = \"b\"\nstart = true\n")));
+    assert_names(&e, "flows[0].start", "invalid type");
+}
+
+#[test]
+fn negative_rate() {
+    let e = load_err(&with("[[links]]\na = \"a\"\nb = \"r\"\nrate = \"-5Mbps\"\ndelay = \"1ms\"\n"));
+    assert_names(&e, "links[0].rate", "must not be negative");
+}
+
+#[test]
+fn zero_rate() {
+    let e = load_err(&with("[[links]]\na = \"a\"\nb = \"r\"\nrate = 0\ndelay = \"1ms\"\n"));
+    assert_names(&e, "links[0].rate", "must be positive");
+}
+
+#[test]
+fn unknown_node_in_link() {
+    let e = load_err(&with("[[links]]\na = \"a\"\nb = \"nowhere\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n"));
+    assert_names(&e, "links[0].b", "unknown node 'nowhere'");
+}
+
+#[test]
+fn unknown_node_in_flow() {
+    let e = load_err(&with(&format!("{LINKS}[[flows]]\nsrc = \"a\"\ndst = \"c\"\n")));
+    assert_names(&e, "flows[0].dst", "unknown node 'c'");
+}
+
+#[test]
+fn duplicate_node_name() {
+    let e = load_err(&with("[[nodes]]\nname = \"a\"\n"));
+    assert_names(&e, "nodes[3].name", "duplicate node name 'a'");
+}
+
+#[test]
+fn destination_without_route() {
+    // b is not connected to anything.
+    let e = load_err(&with("[[links]]\na = \"a\"\nb = \"r\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n[[flows]]\nsrc = \"a\"\ndst = \"b\"\n"));
+    assert_names(&e, "flows[0].dst", "no route from 'a' to 'b'");
+}
+
+#[test]
+fn flows_cannot_cross_hosts() {
+    // a - b - c with b a host: hosts do not forward, so c is unreachable from a.
+    let e = load_err(
+        "[sim]\nduration = \"1s\"\n[[nodes]]\nname = \"a\"\n[[nodes]]\nname = \"b\"\n[[nodes]]\nname = \"c\"\n\
+         [[links]]\na = \"a\"\nb = \"b\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n\
+         [[links]]\na = \"b\"\nb = \"c\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n[[flows]]\nsrc = \"a\"\ndst = \"c\"\n",
+    );
+    assert_names(&e, "flows[0].dst", "no route");
+}
+
+#[test]
+fn every_problem_is_reported_at_once() {
+    let e = load_err(&with(
+        "[[links]]\na = \"a\"\nb = \"x\"\nrate = 0\ndelay = \"1ms\"\n[[flows]]\nsrc = \"a\"\ndst = \"b\"\ntcp = { cc = \"vegas\" }\n",
+    ));
+    assert!(e.lines().count() >= 3, "{e}");
+    assert!(e.contains("flows[0].tcp.cc: unknown congestion control 'vegas'"), "{e}");
+}
+
+#[test]
+fn probabilities_and_queue_limits_are_checked() {
+    let e = load_err(&with(
+        "[[links]]\na = \"a\"\nb = \"r\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\nqueue = 0\nloss = { model = \"bernoulli\", p = 1.5 }\n",
+    ));
+    assert_names(&e, "links[0].queue", "at least one packet");
+    assert!(e.contains("links[0].loss.p: must be a probability"), "{e}");
+}
+
+#[test]
+fn missing_trace_file_is_named() {
+    let e = load_err(&with("[[links]]\na = \"a\"\nb = \"r\"\ndelay = \"1ms\"\ncapacity = { mahimahi = \"no/such.trace\" }\n"));
+    assert_names(&e, "links[0].capacity.mahimahi", "no/such.trace");
+}
+
+#[test]
+fn syntax_error_has_a_line() {
+    let e = load_err("[sim\nduration = 1\n");
+    assert!(e.starts_with("bad.toml: ") && e.contains("(line 1)"), "{e}");
+}

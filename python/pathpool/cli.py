@@ -1,0 +1,196 @@
+"""The ``pathpool`` command: run, validate and list scenarios, and plot results.
+
+Errors in what the user gave (an invalid scenario, a missing file, an
+existing results directory) are printed in red on stderr and exit with status
+2, having written nothing.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import math
+import os
+from collections.abc import Iterator
+from pathlib import Path
+
+import click
+import pandas as pd
+from rich import box
+from rich.console import Console
+from rich.table import Table
+from rich.text import Text
+
+from . import api, plots
+from ._core import ScenarioError
+from .results import FORMATS, Results, load
+from .scenarios import builtin_scenarios
+
+#: Flows listed in the summary after a run; the rest are in the flows table.
+MAX_SUMMARY_FLOWS = 20
+
+DATA_DIR_HELP = (f"Directory that 'data:' paths in the scenario point into "
+                 f"[default: ${api.DATA_ENV}, else ../shared/data beside the repository].")
+
+
+def _console(stderr: bool = False) -> Console:
+    """A rich console on stdout (or stderr). Off a terminal, and unless $COLUMNS
+    says otherwise, it is 120 columns wide rather than rich's 80, so that the
+    flows table stays readable in logs."""
+    console = Console(stderr=stderr, highlight=False)
+    if not console.is_terminal and "COLUMNS" not in os.environ:
+        console.width = 120
+    return console
+
+
+@contextlib.contextmanager
+def _user_errors() -> Iterator[None]:
+    """Turns errors in the user's input into a red message on stderr and exit status 2."""
+    try:
+        yield
+    except (ScenarioError, FileNotFoundError, FileExistsError) as error:
+        console = _console(stderr=True)
+        for line in str(error).splitlines():
+            console.print(Text(line, style="red"), soft_wrap=True)
+        raise click.exceptions.Exit(2) from None
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(api.__version__, prog_name="pathpool")
+def main() -> None:
+    """pathpool: a multipath transport lab.
+
+    Run a scenario (a TOML file, or the name of a built-in one) in the
+    packet-level simulator; results are tables (Parquet or CSV) plus a
+    summary, in a results directory.
+    """
+
+
+@main.command("run")
+@click.argument("scenario")
+@click.option("--out", "-o", "out_dir", required=True, type=click.Path(path_type=Path), metavar="DIR",
+              help="Results directory to create.")
+@click.option("--seed", type=click.IntRange(min=0), metavar="N", help="Seed instead of the scenario's sim.seed.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="parquet", show_default=True,
+              help="File format of the result tables.")
+@click.option("--force", is_flag=True, help="Replace the results directory if it already exists.")
+@click.option("--plot", "with_plot", is_flag=True, help="Also draw the overview figure, OUT/plot.png.")
+@click.option("--data-dir", type=click.Path(path_type=Path), metavar="DIR", help=DATA_DIR_HELP)
+def run_command(scenario: str, out_dir: Path, seed: int | None, fmt: str, force: bool, with_plot: bool,
+                data_dir: Path | None) -> None:
+    """Run SCENARIO and write its results to the directory OUT.
+
+    SCENARIO is a scenario file or the name of a built-in scenario (see
+    'pathpool scenarios'). The scenario is checked before anything runs; a
+    progress bar appears if the run takes more than a second.
+    """
+    with _user_errors():
+        api.validate(scenario, data_dir)
+        try:
+            results = api.run(scenario, seed=seed, out=out_dir, fmt=fmt, data_dir=data_dir,
+                              progress=True, force=force)
+        except KeyboardInterrupt:
+            _console(stderr=True).print(Text("interrupted; no results written", style="red"))
+            raise click.exceptions.Exit(130) from None
+    console = _console()
+    _print_summary(console, results)
+    console.print(Text.assemble("results: ", (str(out_dir), "bold"), f" ({fmt})"))
+    if with_plot:
+        console.print(Text.assemble("plot:    ", (str(plots.save_plot(results, out_dir / "plot.png")), "bold")))
+
+
+@main.command("validate")
+@click.argument("scenario")
+@click.option("--data-dir", type=click.Path(path_type=Path), metavar="DIR", help=DATA_DIR_HELP)
+def validate_command(scenario: str, data_dir: Path | None) -> None:
+    """Check SCENARIO (a file or a built-in name) without running it."""
+    with _user_errors():
+        name = api.validate(scenario, data_dir)
+    _console().print(Text.assemble(("✓ ", "bold green"), f"{scenario}: scenario {name!r} is valid"))
+
+
+@main.command("scenarios")
+def scenarios_command() -> None:
+    """List the built-in scenarios."""
+    table = Table(title="Built-in scenarios", caption="run one with: pathpool run NAME --out DIR",
+                  show_lines=True)
+    table.add_column("name", style="bold cyan", no_wrap=True)
+    table.add_column("what it shows")
+    for name, (_, description) in builtin_scenarios().items():
+        table.add_row(Text(name), Text(description))
+    _console().print(table)
+
+
+@main.command("plot")
+@click.argument("results_dir", type=click.Path(path_type=Path))
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="Image file to write [default: RESULTS_DIR/plot.png].")
+def plot_command(results_dir: Path, output: Path | None) -> None:
+    """Draw the overview figure of the results in RESULTS_DIR."""
+    with _user_errors():
+        results = load(results_dir)
+    path = plots.save_plot(results, output or results_dir / "plot.png")
+    _console().print(Text.assemble("plot: ", (str(path), "bold")))
+
+
+def _is_missing(value: object) -> bool:
+    return value is None or (isinstance(value, float) and math.isnan(value))
+
+
+def _format_bytes(size: float) -> str:
+    """A byte count in decimal units, as scenario files write them (1 MB = 10^6 bytes)."""
+    for scale, unit in ((1e9, "GB"), (1e6, "MB"), (1e3, "kB")):
+        if size >= scale:
+            return f"{size / scale:.3g} {unit}"
+    return f"{size:.0f} B"
+
+
+def _optional(value: object, template: str, missing: str = "—") -> str:
+    """``template.format(value)``, or ``missing`` for a null or NaN value."""
+    return missing if _is_missing(value) else template.format(value)
+
+
+def _flows_table(results: Results) -> Table:
+    flows = results.flows.sort_values("flow_id")
+    summary = results.summary
+    table = Table(title=Text(f"{summary['scenario']} · seed {summary['seed']} · "
+                             f"{summary['duration_s']:g} s simulated", style="bold"), box=box.SIMPLE_HEAD,
+                  collapse_padding=True, pad_edge=False)
+    table.add_column("flow", style="bold")
+    table.add_column("src → dst")
+    table.add_column("cc", no_wrap=True)
+    for header in ("size", "FCT\ns", "goodput\nMb/s", "retx", "timeouts", "mean RTT\nms"):
+        table.add_column(header, justify="right", no_wrap=True)
+    for flow in flows.head(MAX_SUMMARY_FLOWS).itertuples():
+        size = "bulk" if pd.isna(flow.size_bytes) else _format_bytes(flow.size_bytes)
+        fct = _optional(flow.fct_s, "{:.3f}", missing="—" if pd.isna(flow.size_bytes) else "not done")
+        rtt_ms = None if _is_missing(flow.rtt_mean_s) else flow.rtt_mean_s * 1e3
+        table.add_row(Text(flow.name), Text(f"{flow.src} → {flow.dst}"), Text(flow.cc), size, fct,
+                      f"{flow.goodput_bps / 1e6:.2f}", f"{flow.retransmits:,}", f"{flow.timeouts:,}",
+                      _optional(rtt_ms, "{:.1f}"))
+    if len(flows) > MAX_SUMMARY_FLOWS:
+        table.caption = f"{len(flows) - MAX_SUMMARY_FLOWS} more flows in the flows table"
+    return table
+
+
+def _totals_table(results: Results) -> Table:
+    summary, info = results.summary, results.run_info
+    packets = summary["packets"]
+    table = Table.grid(padding=(0, 2))
+    table.add_column(style="bold")
+    table.add_column()
+    table.add_row("total goodput", f"{summary['total_goodput_bps'] / 1e6:.2f} Mb/s")
+    table.add_row("Jain's index", _optional(summary["jain_index"], "{:.4f}"))
+    table.add_row("flows completed", f"{summary['flows_completed']} of {summary['flows']}")
+    table.add_row("AFCT", _optional(summary["afct_s"], "{:.3f} s"))
+    table.add_row("packets", f"{packets['sent']:,} sent · {packets['delivered']:,} delivered · "
+                             f"{packets['dropped']:,} dropped · {packets['in_flight']:,} in flight")
+    if info.get("wall_s") is not None:
+        rate = f", {info['events_per_s'] / 1e6:.2f} M events/s" if info.get("events_per_s") else ""
+        table.add_row("wall time", f"{info['wall_s']:.2f} s ({summary['events']:,} events{rate})")
+    return table
+
+
+def _print_summary(console: Console, results: Results) -> None:
+    console.print(_flows_table(results))
+    console.print(_totals_table(results))
+    console.print()

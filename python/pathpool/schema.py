@@ -1,0 +1,171 @@
+"""The result tables: their columns, Arrow types, units and meaning.
+
+This module is the single definition of pathpool's result format. Every plane
+(the simulator today, the kernel lab later) produces these tables with exactly
+these columns and types, so analysis code never cares where results came from.
+
+Each column's unit and description are stored in the Arrow field metadata
+(keys ``unit`` and ``description``; ``unit`` is absent for names and flags), and
+each table's description in the schema metadata. Both survive a round trip
+through Parquet, so ``pyarrow.parquet.read_schema("flows.parquet")`` documents a
+results directory by itself.
+
+The format grows by *adding* tables and columns. :func:`build_table` therefore
+keeps columns it does not know (inferring their type) after the known ones, and
+:func:`build_tables` keeps tables it does not know.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import pyarrow as pa
+
+
+def _column(
+    name: str,
+    type_: pa.DataType,
+    description: str,
+    unit: str | None = None,
+    nullable: bool = False,
+) -> pa.Field:
+    metadata = {"description": description}
+    if unit is not None:
+        metadata["unit"] = unit
+    return pa.field(name, type_, nullable=nullable, metadata=metadata)
+
+
+def _table(description: str, *fields: pa.Field) -> pa.Schema:
+    return pa.schema(fields, metadata={"description": description})
+
+
+FLOWS = _table(
+    "One row per application flow.",
+    _column("flow_id", pa.uint32(), "Flow number, unique within the run"),
+    _column("name", pa.string(), "Flow name from the scenario"),
+    _column("src", pa.string(), "Sending node"),
+    _column("dst", pa.string(), "Receiving node"),
+    _column("transport", pa.string(), "Transport protocol (tcp, ...)"),
+    _column("cc", pa.string(), "Congestion control algorithm"),
+    _column("size_bytes", pa.uint64(), "Bytes to transfer; null for a bulk flow", "bytes", nullable=True),
+    _column("start_s", pa.float64(), "Time the flow started", "s"),
+    _column("finish_s", pa.float64(), "Time the last byte was acknowledged; null if it never was", "s", nullable=True),
+    _column("fct_s", pa.float64(), "Flow completion time, finish_s - start_s; null if not done", "s", nullable=True),
+    _column("completed", pa.bool_(), "Whether a sized flow delivered all its bytes"),
+    _column("bytes_delivered", pa.uint64(), "Application bytes delivered in order to the receiver", "bytes"),
+    _column("goodput_bps", pa.float64(), "bytes_delivered over the flow's active time", "bit/s"),
+    _column("segments_sent", pa.uint64(), "Data segments sent, retransmissions included", "segments"),
+    _column("retransmits", pa.uint64(), "Data segments retransmitted", "segments"),
+    _column("timeouts", pa.uint64(), "Retransmission timeouts that fired", "events"),
+    _column("rtt_mean_s", pa.float64(), "Mean RTT sample; null without samples", "s", nullable=True),
+    _column("rtt_min_s", pa.float64(), "Smallest RTT sample; null without samples", "s", nullable=True),
+)
+
+LINKS = _table(
+    "One row per link direction.",
+    _column("link_id", pa.uint32(), "Link direction number, unique within the run"),
+    _column("name", pa.string(), "Name of this direction: link name and direction"),
+    _column("link", pa.string(), "Name of the link this direction belongs to"),
+    _column("src", pa.string(), "Node this direction sends from"),
+    _column("dst", pa.string(), "Node this direction delivers to"),
+    _column("rate_bps", pa.float64(), "Configured rate (for a capacity trace, its mean)", "bit/s"),
+    _column("delay_s", pa.float64(), "One-way propagation delay", "s"),
+    _column("bytes_sent", pa.uint64(), "Bytes transmitted, headers included", "bytes"),
+    _column("packets_sent", pa.uint64(), "Packets transmitted", "packets"),
+    _column("utilisation", pa.float64(), "Fraction of the capacity used over the run, 0 to 1", "1"),
+    _column("drops_queue", pa.uint64(), "Packets dropped because the queue was full", "packets"),
+    _column("drops_loss", pa.uint64(), "Packets dropped by the loss model", "packets"),
+    _column("drops_down", pa.uint64(), "Packets dropped while the link was down", "packets"),
+    _column("max_queue_bytes", pa.uint64(), "Largest queue occupancy", "bytes"),
+    _column("max_queue_packets", pa.uint64(), "Largest queue occupancy", "packets"),
+)
+
+FLOW_TS = _table(
+    "Per-flow time series, one row per flow and sampling instant.",
+    _column("time_s", pa.float64(), "Sampling instant", "s"),
+    _column("flow_id", pa.uint32(), "Flow number (flows.flow_id)"),
+    _column("goodput_bps", pa.float64(), "Goodput over the last sampling interval", "bit/s"),
+    _column("cwnd_bytes", pa.uint64(), "Congestion window", "bytes"),
+    _column("srtt_s", pa.float64(), "Smoothed RTT; NaN before the first sample", "s"),
+    _column("bytes_in_flight", pa.uint64(), "Bytes sent and not yet acknowledged", "bytes"),
+)
+
+LINK_TS = _table(
+    "Per-link-direction time series, one row per direction and sampling instant.",
+    _column("time_s", pa.float64(), "Sampling instant", "s"),
+    _column("link_id", pa.uint32(), "Link direction number (links.link_id)"),
+    _column("queue_bytes", pa.uint64(), "Queue occupancy", "bytes"),
+    _column("queue_packets", pa.uint64(), "Queue occupancy", "packets"),
+    _column("rate_bps", pa.float64(), "Throughput over the last sampling interval", "bit/s"),
+    _column("capacity_bps", pa.float64(), "Link capacity at the sampling instant", "bit/s"),
+)
+
+#: The tables every run produces, by name (the file stem in a results directory).
+SCHEMAS: dict[str, pa.Schema] = {
+    "flows": FLOWS,
+    "links": LINKS,
+    "flow_ts": FLOW_TS,
+    "link_ts": LINK_TS,
+}
+
+
+def _to_arrow(values: Any, type_: pa.DataType | None) -> pa.Array | pa.ChunkedArray:
+    """Converts a column (numpy array, list or Arrow array) to Arrow, casting
+    to ``type_`` when given and inferring the type otherwise."""
+    if isinstance(values, (pa.Array, pa.ChunkedArray)):
+        return values if type_ is None else values.cast(type_)
+    return pa.array(values, type=type_)
+
+
+def build_table(name: str, columns: Mapping[str, Any]) -> pa.Table:
+    """Builds the result table ``name`` from a mapping of column name to values.
+
+    Values may be numpy arrays, Python lists (``None`` for null) or Arrow
+    arrays. For a table in :data:`SCHEMAS` the known columns get exactly the
+    schema's type and metadata and come first, in schema order; any further
+    columns follow with an inferred type. A table not in :data:`SCHEMAS` is kept
+    as it is, every type inferred.
+
+    Raises ValueError if a known column is missing, or holds nulls although the
+    schema says it cannot.
+    """
+    known = SCHEMAS.get(name, pa.schema([]))
+    missing = [f.name for f in known if f.name not in columns]
+    if missing:
+        raise ValueError(f"result table {name!r} lacks column(s) {', '.join(missing)}")
+    fields = list(known)
+    arrays = [_to_arrow(columns[f.name], f.type) for f in known]
+    known_names = set(known.names)
+    for column, values in columns.items():
+        if column not in known_names:
+            array = _to_arrow(values, None)
+            fields.append(pa.field(column, array.type))
+            arrays.append(array)
+    for f, array in zip(fields, arrays, strict=True):
+        if not f.nullable and array.null_count:
+            raise ValueError(f"result table {name!r}, column {f.name!r}: {array.null_count} null value(s)"
+                             " in a column that cannot be null")
+    return pa.Table.from_arrays(arrays, schema=pa.schema(fields, metadata=known.metadata))
+
+
+def build_tables(tables: Mapping[str, Mapping[str, Any] | pa.Table]) -> dict[str, pa.Table]:
+    """Builds every result table (see :func:`build_table`) from a mapping of
+    table name to columns, such as ``_core.run(...)["tables"]``, or to Arrow
+    tables read from files.
+
+    The known tables come first, in :data:`SCHEMAS` order, then any others in
+    the order given. A known table that is absent (the simulator leaves out the
+    time series when ``sim.sample_interval = 0``) comes back empty, so every
+    result has all of them.
+    """
+    built = {}
+    for name in [*SCHEMAS, *(name for name in tables if name not in SCHEMAS)]:
+        columns = tables.get(name)
+        if columns is None:
+            built[name] = SCHEMAS[name].empty_table()
+            continue
+        if isinstance(columns, pa.Table):
+            columns = dict(zip(columns.column_names, columns.columns, strict=True))
+        built[name] = build_table(name, columns)
+    return built

@@ -1,0 +1,114 @@
+"""pathpool.run / pathpool.validate, scenario lookup and the data directory."""
+
+import json
+from pathlib import Path
+
+import pathpool
+import pytest
+from pathpool import api
+from pathpool.scenarios import BUILTIN_DIR
+
+
+def test_validate_returns_the_scenario_name(small_scenario):
+    assert pathpool.validate(small_scenario) == "small"
+
+
+def test_run_a_dict_scenario(tmp_path):
+    scenario = {
+        "name": "from-dict",
+        "sim": {"duration": "1s"},
+        "nodes": [{"name": "a"}, {"name": "b"}],
+        "links": [{"a": "a", "b": "b", "rate": "10Mbps", "delay": "5ms"}],
+        "flows": [{"name": "only", "src": "a", "dst": "b"}],
+    }
+    ran = pathpool.run(scenario, out=tmp_path / "out")
+    assert ran.summary["scenario"] == "from-dict"
+    assert ran.flows["name"].tolist() == ["only"]
+    assert ran.flows["bytes_delivered"].iloc[0] > 0
+    assert json.loads((tmp_path / "out" / "scenario.json").read_text()) == scenario
+    assert not (tmp_path / "out" / "scenario.toml").exists()
+
+
+def test_seed_overrides_the_scenario_seed(small_scenario):
+    assert pathpool.run(small_scenario).summary["seed"] == 1
+    assert pathpool.run(small_scenario, seed=7).summary["seed"] == 7
+
+
+def test_progress_callback_gets_simulated_time_and_duration(small_scenario):
+    calls = []
+    pathpool.run(small_scenario, progress=lambda now, duration: calls.append((now, duration)))
+    for now, duration in calls:
+        assert duration == pytest.approx(3.0)
+        assert 0 <= now <= duration
+    assert [now for now, _ in calls] == sorted(now for now, _ in calls)
+
+
+def test_scenario_errors_are_value_errors(write_scenario):
+    path = write_scenario('[sim]\nduration = "1s"\nflows = 3\n', "bad.toml")
+    with pytest.raises(ValueError) as caught:
+        pathpool.validate(path)
+    assert isinstance(caught.value, pathpool.ScenarioError)
+    assert str(path) in str(caught.value)
+
+
+def test_the_required_builtin_scenarios_exist_and_describe_themselves():
+    builtins = pathpool.builtin_scenarios()
+    assert {"default", "dumbbell", "parking-lot", "lossy-link", "cellular-trace"} <= set(builtins)
+    for name, (path, description) in builtins.items():
+        assert path == BUILTIN_DIR / f"{name}.toml"
+        assert len(description) > 40, name
+
+
+@pytest.mark.parametrize("name", sorted(pathpool.builtin_scenarios()))
+def test_every_builtin_scenario_is_valid(name):
+    assert pathpool.validate(name) == name
+
+
+def test_resolve_scenario_prefers_an_existing_file(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert pathpool.resolve_scenario("default") == BUILTIN_DIR / "default.toml"
+    Path("default").write_text("")
+    assert pathpool.resolve_scenario("default") == Path("default")
+
+
+def test_resolve_scenario_lists_builtins_for_an_unknown_name():
+    with pytest.raises(FileNotFoundError, match="no-such-scenario.*built-ins: .*default"):
+        pathpool.resolve_scenario("no-such-scenario")
+
+
+def test_data_dir_comes_from_argument_then_environment_then_repository(tmp_path, monkeypatch):
+    explicit, from_env = tmp_path / "explicit", tmp_path / "env"
+    explicit.mkdir()
+    from_env.mkdir()
+    monkeypatch.delenv(api.DATA_ENV, raising=False)
+    repo_default = api.resolve_data_dir()
+    assert repo_default is None or repo_default.name == "data"
+
+    monkeypatch.setenv(api.DATA_ENV, str(from_env))
+    assert api.resolve_data_dir() == from_env
+    assert api.resolve_data_dir(explicit) == explicit
+
+
+def test_a_missing_data_dir_is_an_error(tmp_path, monkeypatch):
+    with pytest.raises(FileNotFoundError, match="nowhere"):
+        api.resolve_data_dir(tmp_path / "nowhere")
+    monkeypatch.setenv(api.DATA_ENV, str(tmp_path / "nowhere-either"))
+    with pytest.raises(FileNotFoundError, match="PATHPOOL_DATA"):
+        api.resolve_data_dir()
+
+
+def test_trace_paths_resolve_against_the_data_dir(tmp_path):
+    traces = tmp_path / "mydata" / "traces"
+    traces.mkdir(parents=True)
+    (traces / "flat.down").write_text("1\n")  # one 1500-byte packet per ms: 12 Mb/s
+    scenario = {
+        "sim": {"duration": "1s"},
+        "nodes": [{"name": "a"}, {"name": "b"}],
+        "links": [{"a": "a", "b": "b", "delay": "5ms",
+                   "a_to_b": {"capacity": {"mahimahi": "data:traces/flat.down"}},
+                   "b_to_a": {"rate": "100Mbps"}}],
+        "flows": [{"src": "a", "dst": "b"}],
+    }
+    with pytest.raises(pathpool.ScenarioError):
+        pathpool.validate(scenario, data_dir=tmp_path)
+    assert pathpool.run(scenario, data_dir=tmp_path / "mydata").flows["goodput_bps"].iloc[0] < 12e6
