@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bench clean
+.PHONY: run test install bench validate clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -27,8 +27,14 @@ test: install
 	cargo test --release --workspace --exclude pathpool-py
 	$(PY) -m pytest -q
 
+# Speed: pathpool vs the ns-3 anchor, side by side (docs/performance.md).
 bench: install
-	$(PY) bench/dumbbell.py
+	cargo build --release -p pathpool-sim
+	$(PY) bench/dumbbell.py --workload all --repeat 3
+
+# Validation figures against closed-form models (docs/validation.md).
+validate:
+	cargo test --release -p pathpool-sim --test tcp_validation -- --nocapture --test-threads=1 2>&1 | grep -oE '(FIGURE|test result).*'
 
 clean:
 	rm -rf $(VENV) target results
