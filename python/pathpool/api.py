@@ -136,8 +136,10 @@ def run(
     ``(sim_time_s, duration_s)`` a few times a second.
 
     Raises ScenarioError (a ValueError) for an invalid scenario,
-    FileNotFoundError for a missing scenario or data directory, and
-    FileExistsError if ``out`` exists and may not be replaced.
+    FileNotFoundError for a missing scenario or data directory,
+    FileExistsError if ``out`` exists and may not be replaced, and
+    RuntimeError if the run broke packet conservation (a simulator bug; no
+    results are written).
     """
     if fmt not in FORMATS:
         raise ValueError(f"unknown results format {fmt!r}; use one of {', '.join(FORMATS)}")
@@ -149,6 +151,10 @@ def run(
     with _progress_callback(progress, Path(source.source).stem) as callback:
         raw = _core.run(source.text, source.source, source.fmt, seed=seed,
                         data_dir=_optional_str(data), progress=callback)
+    packets = raw["summary"]["packets"]
+    if not packets["conserved"]:
+        # sent = delivered + dropped + in flight holds in every correct run.
+        raise RuntimeError(f"simulator bug: packet conservation violated in {source.source}: {packets}")
     results = Results(
         summary=raw["summary"],
         tables=schema.build_tables(raw["tables"]),

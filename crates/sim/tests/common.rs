@@ -1,5 +1,8 @@
 //! Shared helpers for the simulator's integration tests.
 
+// Each test file uses a subset of these helpers.
+#![allow(dead_code)]
+
 use pathpool_sim::metrics::{Column, Table};
 use pathpool_sim::{load, run, Format, RunOutput, Source};
 
