@@ -50,7 +50,7 @@ FLOWS = _table(
     _column("cc", pa.string(), "Congestion control algorithm"),
     _column("size_bytes", pa.uint64(), "Bytes to transfer; null for a bulk flow", "bytes", nullable=True),
     _column("start_s", pa.float64(), "Time the flow started", "s"),
-    _column("finish_s", pa.float64(), "Time the last byte was acknowledged; null if it never was", "s", nullable=True),
+    _column("finish_s", pa.float64(), "Time the last byte reached the receiving application; null if it never did", "s", nullable=True),
     _column("fct_s", pa.float64(), "Flow completion time, finish_s - start_s; null if not done", "s", nullable=True),
     _column("completed", pa.bool_(), "Whether a sized flow delivered all its bytes"),
     _column("bytes_delivered", pa.uint64(), "Application bytes delivered in order to the receiver", "bytes"),
@@ -73,7 +73,7 @@ LINKS = _table(
     _column("delay_s", pa.float64(), "One-way propagation delay", "s"),
     _column("bytes_sent", pa.uint64(), "Bytes transmitted, headers included", "bytes"),
     _column("packets_sent", pa.uint64(), "Packets transmitted", "packets"),
-    _column("utilisation", pa.float64(), "Fraction of the capacity used over the run, 0 to 1", "1"),
+    _column("utilisation", pa.float64(), "Bits sent (random losses included) / bits the capacity allowed over the run; bytes count when transmission starts, so it can exceed 1 by a packet", "1"),
     _column("drops_queue", pa.uint64(), "Packets dropped because the queue was full", "packets"),
     _column("drops_loss", pa.uint64(), "Packets dropped by the loss model", "packets"),
     _column("drops_down", pa.uint64(), "Packets dropped while the link was down", "packets"),
@@ -88,7 +88,7 @@ FLOW_TS = _table(
     _column("goodput_bps", pa.float64(), "Goodput over the last sampling interval", "bit/s"),
     _column("cwnd_bytes", pa.uint64(), "Congestion window", "bytes"),
     _column("srtt_s", pa.float64(), "Smoothed RTT; NaN before the first sample", "s"),
-    _column("bytes_in_flight", pa.uint64(), "Bytes sent and not yet acknowledged", "bytes"),
+    _column("bytes_in_flight", pa.uint64(), "Payload bytes believed in the network (RFC 6675 pipe: outstanding minus SACKed and lost, plus retransmitted)", "bytes"),
 )
 
 LINK_TS = _table(
@@ -98,7 +98,7 @@ LINK_TS = _table(
     _column("queue_bytes", pa.uint64(), "Queue occupancy", "bytes"),
     _column("queue_packets", pa.uint64(), "Queue occupancy", "packets"),
     _column("rate_bps", pa.float64(), "Throughput over the last sampling interval", "bit/s"),
-    _column("capacity_bps", pa.float64(), "Link capacity at the sampling instant", "bit/s"),
+    _column("capacity_bps", pa.float64(), "Mean capacity over the interval ending at time_s", "bit/s"),
 )
 
 #: The tables every run produces, by name (the file stem in a results directory).
@@ -155,9 +155,9 @@ def build_tables(tables: Mapping[str, Mapping[str, Any] | pa.Table]) -> dict[str
     tables read from files.
 
     The known tables come first, in :data:`SCHEMAS` order, then any others in
-    the order given. A known table that is absent (the simulator leaves out the
-    time series when ``sim.sample_interval = 0``) comes back empty, so every
-    result has all of them.
+    the order given. A known table that is absent (a table of a
+    later schema addition, or results from a plane that has no time series)
+    comes back empty, so every result has all of them.
     """
     built = {}
     for name in [*SCHEMAS, *(name for name in tables if name not in SCHEMAS)]:
