@@ -1,0 +1,60 @@
+//! `pathpool-lab up SCENARIO`: build the scenario's testbed (namespaces,
+//! links, addresses, routes), print it, keep it until standard input closes
+//! or a signal arrives, then remove it — for looking around with
+//! `ip netns exec`.
+//! `pathpool-lab clean`: remove namespaces left by crashed runs.
+
+use std::io::Read;
+use std::path::Path;
+use std::process::ExitCode;
+
+use pathpool_lab::prefix;
+use pathpool_lab::testbed::Testbed;
+use pathpool_sim::scenario::{load, Format, Source};
+
+fn usage() -> ExitCode {
+    eprintln!("usage: pathpool-lab up SCENARIO.toml | pathpool-lab clean");
+    ExitCode::from(2)
+}
+
+fn up(path: &Path) -> Result<(), String> {
+    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let source = Source {
+        name: path.display().to_string(),
+        dir: path.parent().map_or_else(|| Path::new(".").to_path_buf(), Path::to_path_buf),
+        data_dir: None,
+    };
+    let model = load(&text, Format::Toml, &source, None).map_err(|e| e.to_string())?;
+    let testbed = Testbed::build(&model).map_err(|e| e.to_string())?;
+    for node in &testbed.plan().nodes {
+        let ns = testbed.node(&node.name).expect("every planned node has a namespace");
+        let addrs: Vec<String> = node.interfaces.iter().map(|i| format!("{} {}", i.name, i.addr)).collect();
+        println!("{} ({}): {}", ns.name(), if node.router { "router" } else { "host" }, addrs.join(", "));
+    }
+    println!("ready: close standard input or press Ctrl-C to remove {}*", testbed.prefix());
+    let mut sink = Vec::new();
+    std::io::stdin().read_to_end(&mut sink).map_err(|e| e.to_string())?;
+    drop(testbed);
+    println!("removed");
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
+        ["up", scenario] => up(Path::new(scenario)),
+        ["clean"] => prefix::clean_stale().map_err(|e| e.to_string()).map(|names| {
+            for n in &names {
+                println!("removed {n}");
+            }
+        }),
+        _ => return usage(),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("pathpool-lab: {e}");
+            ExitCode::FAILURE
+        }
+    }
+}

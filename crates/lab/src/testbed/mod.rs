@@ -1,0 +1,182 @@
+//! The testbed: a scenario's nodes as network namespaces, its links as veth
+//! pairs, addressed and routed as `plan` lays out, with MPTCP enabled.
+//!
+//! Everything is named with a fresh run prefix (`prefix.rs`) and removed
+//! when the `Testbed` is dropped — on success, on error (a half-built
+//! testbed drops what it made) and on panic — and on SIGINT/SIGTERM/SIGHUP
+//! (`interrupt.rs`). Links are plain veth pairs for now: the link emulator
+//! will sit between their ends.
+
+pub mod interrupt;
+pub mod plan;
+
+use std::fmt;
+use std::io;
+
+use pathpool_sim::Model;
+
+use crate::netns::Netns;
+use crate::prefix::run_prefix;
+use crate::preflight::{self, Unavailable};
+use plan::{Plan, PlanError, PREFIX_LEN};
+
+#[derive(Debug)]
+pub enum Error {
+    Unavailable(Unavailable),
+    Plan(PlanError),
+    Io(io::Error),
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Unavailable(e) => e.fmt(f),
+            Error::Plan(e) => e.fmt(f),
+            Error::Io(e) => write!(f, "building the testbed: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Error {
+        Error::Io(e)
+    }
+}
+
+pub struct Testbed {
+    prefix: String,
+    plan: Plan,
+    /// In `plan.nodes` order. Declared before the registration so that the
+    /// namespaces are gone before a signal would stop looking for them.
+    namespaces: Vec<Netns>,
+    _signals: interrupt::Registration,
+}
+
+impl Testbed {
+    /// Checks the machine and the topology, then builds it.
+    pub fn build(model: &Model) -> Result<Testbed, Error> {
+        preflight::check().map_err(Error::Unavailable)?;
+        let plan = plan::plan(model).map_err(Error::Plan)?;
+        let prefix = run_prefix();
+        let signals = interrupt::register(&prefix)?;
+        let mut namespaces = Vec::with_capacity(plan.nodes.len());
+        for node in &plan.nodes {
+            let ns = Netns::create(&format!("{prefix}{}", node.name))?;
+            let mut sysctls = vec![
+                // Multi-homed hosts receive on one interface what they send
+                // on another: no reverse-path filtering.
+                ("net.ipv4.conf.all.rp_filter", "0"),
+                ("net.ipv4.conf.default.rp_filter", "0"),
+                ("net.mptcp.enabled", "1"),
+            ];
+            if node.router {
+                sysctls.push(("net.ipv4.ip_forward", "1"));
+                if plan.ecmp {
+                    // Hash multipath routes per flow (ports included).
+                    sysctls.push(("net.ipv4.fib_multipath_hash_policy", "1"));
+                }
+            }
+            namespaces.push(ns);
+            namespaces.last().expect("just pushed").sysctls(&sysctls)?;
+        }
+        for link in &plan.links {
+            let (a, b) = (&namespaces[link.a.0], &namespaces[link.b.0]);
+            a.ip(&["link", "add", &link.a.1, "type", "veth", "peer", "name", &link.b.1, "netns", b.name()])?;
+        }
+        for (node, ns) in plan.nodes.iter().zip(&namespaces) {
+            ns.ip_batch(&commands(node))?;
+        }
+        Ok(Testbed { prefix, plan, namespaces, _signals: signals })
+    }
+
+    /// The prefix of every namespace of this testbed.
+    pub fn prefix(&self) -> &str {
+        &self.prefix
+    }
+
+    pub fn plan(&self) -> &Plan {
+        &self.plan
+    }
+
+    /// The namespace of node `name`.
+    pub fn node(&self, name: &str) -> Option<&Netns> {
+        self.plan.nodes.iter().position(|n| n.name == name).map(|i| &self.namespaces[i])
+    }
+}
+
+/// One node's `ip -batch` lines: addresses and links up, then routes, then
+/// source-routing rules and tables.
+fn commands(node: &plan::NodePlan) -> Vec<String> {
+    let mut c = Vec::new();
+    for i in &node.interfaces {
+        c.push(format!("addr add {}/{PREFIX_LEN} dev {}", i.addr, i.name));
+        c.push(format!("link set {} up", i.name));
+    }
+    for r in &node.routes {
+        let hops: Vec<String> = r.via.iter().map(|h| format!("via {} dev {}", h.gateway, h.dev)).collect();
+        c.push(match hops.as_slice() {
+            [one] => format!("route add {}/32 {one}", r.dst),
+            many => format!("route add {}/32 nexthop {}", r.dst, many.join(" nexthop ")),
+        });
+    }
+    for t in &node.source_tables {
+        c.push(format!("rule add from {} table {}", t.from, t.table));
+        c.push(format!("route add {}/{PREFIX_LEN} dev {} scope link table {}", t.subnet, t.dev, t.table));
+        if let Some(gw) = t.gateway {
+            c.push(format!("route add default via {gw} dev {} table {}", t.dev, t.table));
+        }
+    }
+    c
+}
+
+#[cfg(test)]
+mod tests {
+    use super::plan::{Interface, NextHop, NodePlan, Route, SourceTable};
+    use super::*;
+
+    #[test]
+    fn ip_batch_commands_of_a_multihomed_host() {
+        let a = |s: &str| s.parse().unwrap();
+        let node = NodePlan {
+            name: "client".into(),
+            router: false,
+            interfaces: vec![
+                Interface { name: "eth0".into(), addr: a("10.0.1.1"), link: 0 },
+                Interface { name: "eth1".into(), addr: a("10.0.3.1"), link: 2 },
+            ],
+            routes: vec![
+                Route { dst: a("10.0.2.2"), via: vec![NextHop { gateway: a("10.0.1.2"), dev: "eth0".into() }] },
+                Route {
+                    dst: a("10.0.9.2"),
+                    via: vec![
+                        NextHop { gateway: a("10.0.1.2"), dev: "eth0".into() },
+                        NextHop { gateway: a("10.0.3.2"), dev: "eth1".into() },
+                    ],
+                },
+            ],
+            source_tables: vec![SourceTable {
+                table: 101,
+                from: a("10.0.3.1"),
+                dev: "eth1".into(),
+                subnet: a("10.0.3.0"),
+                gateway: Some(a("10.0.3.2")),
+            }],
+        };
+        assert_eq!(
+            commands(&node),
+            [
+                "addr add 10.0.1.1/24 dev eth0",
+                "link set eth0 up",
+                "addr add 10.0.3.1/24 dev eth1",
+                "link set eth1 up",
+                "route add 10.0.2.2/32 via 10.0.1.2 dev eth0",
+                "route add 10.0.9.2/32 nexthop via 10.0.1.2 dev eth0 nexthop via 10.0.3.2 dev eth1",
+                "rule add from 10.0.3.1 table 101",
+                "route add 10.0.3.0/24 dev eth1 scope link table 101",
+                "route add default via 10.0.3.2 dev eth1 table 101",
+            ]
+        );
+    }
+}
