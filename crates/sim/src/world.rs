@@ -114,7 +114,15 @@ impl<'m> World<'m> {
                 dst: f.dst,
                 start: f.start,
                 started: false,
-                sender: TcpSender::new(id, f.src, f.dst, f.size, model.header_bytes, f.tcp.clone()),
+                sender: TcpSender::new(
+                    id,
+                    f.src,
+                    f.dst,
+                    f.size,
+                    model.header_bytes,
+                    f.tcp.clone(),
+                    seeds.stream(&format!("flow:{}:cc", f.name)),
+                ),
                 receiver: TcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, f.tcp.clone()),
             });
         }
@@ -174,7 +182,7 @@ impl<'m> World<'m> {
             Event::Timer { flow, kind } => {
                 let f = &mut self.flows[flow as usize];
                 let mut io = Io { now: self.now, out: &mut self.out, timers: &mut self.timers };
-                let at_sender = kind == TimerKind::Retransmit;
+                let at_sender = kind.at_sender();
                 if at_sender {
                     f.sender.on_timer(kind, &mut io);
                 } else {
@@ -330,6 +338,8 @@ impl<'m> World<'m> {
                     cwnd: f.sender.ccs.cwnd,
                     srtt: f.sender.rtt.srtt(),
                     in_flight: f.sender.in_flight(),
+                    pacing_rate: f.sender.ccs.pacing_rate,
+                    bw_estimate: f.sender.cc().bandwidth_estimate(),
                 },
             );
         }

@@ -3,27 +3,44 @@
 //! The TCP sender owns loss detection and recovery (when to retransmit);
 //! the algorithm owns the window (how much may be in flight) and, if it
 //! wants, a pacing rate. This is the split of Linux's `tcp_congestion_ops`.
-//! A new algorithm is a new file here plus one line in `make`.
+//! A new algorithm is a new file here plus one line in `build`.
 
+pub mod bbr;
+pub mod cubic;
+pub mod hystart;
+pub mod minmax;
 pub mod newreno;
+pub mod params;
+pub mod westwood;
 
+use std::any::Any;
+
+use crate::engine::RngStream;
+pub use crate::tcp::rate_sample::RateSample;
 use crate::time::Time;
+pub use params::{ParamTable, ParamValue, Params};
 
 /// The window state an algorithm reads and writes. Bytes throughout.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, Default)]
 pub struct CcState {
     pub cwnd: u64,
     pub ssthresh: u64,
     pub mss: u64,
-    /// Bytes per second; None sends as fast as the window allows.
+    /// Bytes of payload per second; None sends as fast as the window allows.
+    /// When set, the sender spaces segments by `len / pacing_rate`.
     pub pacing_rate: Option<f64>,
+    /// Set by the algorithm to have the sender mark its delivery-rate samples
+    /// application-limited until what is in flight now is delivered (Linux's
+    /// `tp->app_limited`, which BBR sets in PROBE_RTT); the sender clears it.
+    pub mark_app_limited: bool,
 }
 
-/// What one ACK tells the algorithm.
-#[derive(Debug, Clone)]
+/// What one ACK tells the algorithm. Every ACK is reported, duplicates included.
+#[derive(Debug, Clone, Default)]
 pub struct AckInfo {
     pub now: Time,
-    /// Bytes newly acknowledged by the cumulative ACK (not counted before by SACK).
+    /// Bytes newly acknowledged by the cumulative ACK (not counted before by
+    /// SACK); 0 for a duplicate ACK.
     pub acked: u64,
     /// RTT sample taken from this ACK (RFC 7323 timestamp echo), if any.
     pub rtt: Option<Time>,
@@ -33,6 +50,15 @@ pub struct AckInfo {
     pub in_flight: u64,
     /// The sender is in fast recovery (Reno-style algorithms hold the window).
     pub in_recovery: bool,
+    /// The sender is recovering from a retransmission timeout (Linux's CA_Loss).
+    pub in_loss_recovery: bool,
+    pub snd_una: u64,
+    pub snd_nxt: u64,
+    /// Earliest time pacing lets the next segment leave (`now` or earlier when
+    /// nothing is waiting; Linux's `tcp_wstamp_ns`).
+    pub next_departure: Time,
+    /// The delivery-rate sample of this ACK (draft-cheng-iccrg-delivery-rate-estimation).
+    pub rate: RateSample,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -43,22 +69,69 @@ pub enum Congestion {
     Timeout,
 }
 
-pub trait CongestionControl {
+/// Downcasting to the concrete algorithm, for controllers that drive one
+/// (eMPTCP sets Westwood+'s increment coefficient): see `TcpSender::cc_as_mut`.
+pub trait AsAny: Any {
+    fn as_any(&self) -> &dyn Any;
+    fn as_any_mut(&mut self) -> &mut dyn Any;
+}
+
+impl<T: Any> AsAny for T {
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
+}
+
+pub trait CongestionControl: AsAny {
+    /// Called once when the sender is created (Linux's `init`).
+    fn init(&mut self, _s: &mut CcState) {}
     fn on_ack(&mut self, s: &mut CcState, ack: &AckInfo);
     /// Sets ssthresh and cwnd on a congestion signal; `in_flight` is FlightSize.
     fn on_congestion(&mut self, s: &mut CcState, ev: Congestion, in_flight: u64);
     /// Fast recovery is over (the recovery point was acknowledged).
     fn on_recovery_exit(&mut self, s: &mut CcState);
+    /// True if the algorithm sets cwnd itself during recovery, so the sender
+    /// applies no PRR (Linux skips `tcp_cwnd_reduction` for algorithms with
+    /// their own `cong_control`, as BBR).
+    fn owns_recovery_window(&self) -> bool {
+        false
+    }
+    /// The algorithm's estimate of the path's bandwidth, bytes of payload per
+    /// second, if it keeps one (Westwood+'s BWE, BBR's max-bandwidth filter).
+    fn bandwidth_estimate(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Names accepted in scenarios.
 pub fn names() -> &'static [&'static str] {
-    &["newreno"]
+    &["newreno", "cubic", "bbr", "westwood"]
 }
 
-pub fn make(name: &str) -> Box<dyn CongestionControl> {
-    match name {
+/// Builds algorithm `name` with the scenario's `cc_params`, or lists what is
+/// wrong with them as (parameter, message) pairs.
+pub fn build(name: &str, table: &ParamTable, rng: RngStream) -> Result<Box<dyn CongestionControl>, Vec<(String, String)>> {
+    let mut p = Params::new(name, table);
+    let cc: Box<dyn CongestionControl> = match name {
         "newreno" => Box::new(newreno::NewReno::default()),
-        other => panic!("congestion control '{other}' passed validation but is unknown"),
-    }
+        "cubic" => Box::new(cubic::Cubic::new(cubic::CubicParams::read(&mut p))),
+        "bbr" => Box::new(bbr::Bbr::new(bbr::BbrParams::read(&mut p), rng)),
+        "westwood" => Box::new(westwood::Westwood::new(westwood::WestwoodParams::read(&mut p))),
+        other => return Err(vec![(String::new(), format!("unknown congestion control '{other}'"))]),
+    };
+    p.finish()?;
+    Ok(cc)
+}
+
+/// Problems with `table` as parameters of algorithm `name` (empty if none).
+pub fn check_params(name: &str, table: &ParamTable) -> Vec<(String, String)> {
+    let rng = crate::engine::Seeds { master: 0 }.stream("check");
+    build(name, table, rng).err().unwrap_or_default()
+}
+
+pub fn make(name: &str, table: &ParamTable, rng: RngStream) -> Box<dyn CongestionControl> {
+    build(name, table, rng).unwrap_or_else(|e| panic!("congestion control '{name}' passed validation but: {e:?}"))
 }

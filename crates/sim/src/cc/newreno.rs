@@ -52,15 +52,14 @@ impl CongestionControl for NewReno {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::time::Time;
 
     fn ack(acked: u64) -> AckInfo {
-        AckInfo { now: Time::ZERO, acked, rtt: None, srtt: None, min_rtt: None, in_flight: 0, in_recovery: false }
+        AckInfo { acked, ..AckInfo::default() }
     }
 
     #[test]
     fn slow_start_doubles_then_linear() {
-        let mut s = CcState { cwnd: 10_000, ssthresh: 40_000, mss: 1000, pacing_rate: None };
+        let mut s = CcState { cwnd: 10_000, ssthresh: 40_000, mss: 1000, ..CcState::default() };
         let mut cc = NewReno::default();
         for _ in 0..10 {
             cc.on_ack(&mut s, &ack(1000));

@@ -9,6 +9,10 @@ pub struct FlowSample {
     pub cwnd: u64,
     pub srtt: Option<Time>,
     pub in_flight: u64,
+    /// Payload bytes per second, if the sender paces.
+    pub pacing_rate: Option<f64>,
+    /// The congestion control's bandwidth estimate, payload bytes per second, if it keeps one.
+    pub bw_estimate: Option<f64>,
 }
 
 pub struct LinkSample {
@@ -34,6 +38,8 @@ struct FlowRows {
     cwnd: Vec<u64>,
     srtt: Vec<f64>,
     in_flight: Vec<u64>,
+    pacing_rate: Vec<f64>,
+    bw_estimate: Vec<f64>,
 }
 
 #[derive(Default)]
@@ -66,6 +72,8 @@ impl Sampler {
         r.cwnd.push(s.cwnd);
         r.srtt.push(s.srtt.map_or(f64::NAN, Time::secs));
         r.in_flight.push(s.in_flight);
+        r.pacing_rate.push(s.pacing_rate.map_or(f64::NAN, |b| b * 8.0));
+        r.bw_estimate.push(s.bw_estimate.map_or(f64::NAN, |b| b * 8.0));
     }
 
     pub fn link(&mut self, now: Time, id: u32, s: LinkSample) {
@@ -90,7 +98,9 @@ impl Sampler {
                 .col("goodput_bps", Column::F64(f.goodput))
                 .col("cwnd_bytes", Column::U64(f.cwnd))
                 .col("srtt_s", Column::F64(f.srtt))
-                .col("bytes_in_flight", Column::U64(f.in_flight)),
+                .col("bytes_in_flight", Column::U64(f.in_flight))
+                .col("pacing_rate_bps", Column::F64(f.pacing_rate))
+                .col("bw_estimate_bps", Column::F64(f.bw_estimate)),
             Table::new("link_ts")
                 .col("time_s", Column::F64(l.time))
                 .col("link_id", Column::U32(l.id))

@@ -364,11 +364,25 @@ fn read_mahimahi(path: &Path) -> Result<Vec<u64>, String> {
 /// Fills a TCP configuration from a table over `base`, checking each value.
 fn resolve_tcp(base: &TcpConfig, t: &TcpSpec, field: &str, p: &mut Problems) -> TcpConfig {
     let mut c = base.clone();
+    let mut cc_known = true;
     if let Some(name) = &t.cc {
         if cc::names().contains(&name.as_str()) {
+            if *name != c.cc {
+                // Inherited parameters belong to the other algorithm.
+                c.cc_params.clear();
+            }
             c.cc = name.clone();
         } else {
+            cc_known = false;
             p.add(format!("{field}.cc"), format!("unknown congestion control '{name}' (known: {})", cc::names().join(", ")));
+        }
+    }
+    if let Some(own) = &t.cc_params {
+        c.cc_params.extend(own.iter().map(|(k, v)| (k.clone(), v.clone())));
+        // Inherited parameters were checked where they were given.
+        let problems = if cc_known { cc::check_params(&c.cc, &c.cc_params) } else { Vec::new() };
+        for (key, message) in problems.into_iter().filter(|(k, _)| own.contains_key(k)) {
+            p.add(format!("{field}.cc_params.{key}"), message);
         }
     }
     if let Some(v) = t.mss {

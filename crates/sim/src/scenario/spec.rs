@@ -78,8 +78,12 @@ pub enum RoutingMetric {
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TcpSpec {
-    /// Congestion control algorithm, by name (`newreno`).
+    /// Congestion control algorithm, by name (`newreno`, `cubic`, `bbr`, `westwood`).
     pub cc: Option<String>,
+    /// The algorithm's parameters, e.g. `[tcp.cc_params] beta = 0.7` for CUBIC.
+    /// A table that changes `cc` starts from that algorithm's defaults; one
+    /// that keeps it overrides the inherited parameters key by key.
+    pub cc_params: Option<crate::cc::ParamTable>,
     /// Maximum segment size, payload bytes (default 1448).
     pub mss: Option<u32>,
     /// Initial window in segments (default 10, RFC 6928).

@@ -5,6 +5,7 @@
 //! `sim::World` carries those out. That keeps TCP testable on its own.
 
 pub mod prr;
+pub mod rate_sample;
 pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;
@@ -20,6 +21,8 @@ pub use sender::TcpSender;
 #[derive(Debug, Clone)]
 pub struct TcpConfig {
     pub cc: String,
+    /// The algorithm's parameters (`[tcp.cc_params]`), validated by `cc::check_params`.
+    pub cc_params: crate::cc::ParamTable,
     pub mss: u32,
     pub initial_window: u32,
     pub min_rto: Time,
@@ -39,6 +42,7 @@ impl Default for TcpConfig {
     fn default() -> Self {
         TcpConfig {
             cc: "newreno".into(),
+            cc_params: Default::default(),
             mss: 1448,
             // RFC 6928.
             initial_window: 10,
@@ -79,6 +83,15 @@ pub enum TimerKind {
     Retransmit,
     /// Receiver's delayed-ACK timer.
     DelayedAck,
+    /// Sender's pacing timer: the next segment's departure time has come.
+    Pacing,
+}
+
+impl TimerKind {
+    /// Whether the timer belongs to the sender (else to the receiver).
+    pub fn at_sender(self) -> bool {
+        matches!(self, TimerKind::Retransmit | TimerKind::Pacing)
+    }
 }
 
 /// What an endpoint hands back to the world while handling an event.

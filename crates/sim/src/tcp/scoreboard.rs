@@ -4,8 +4,13 @@
 //! Counters are kept incrementally so that "pipe" is O(1) per ACK, following
 //! Linux's accounting: in_flight = outstanding − sacked − lost + retransmitted
 //! (`tcp_packets_in_flight`), in bytes here.
+//!
+//! Each segment also carries its delivery-rate stamp (`rate_sample::TxStamp`),
+//! handed back when the segment is first (S)ACKed.
 
 use std::collections::VecDeque;
+
+use crate::tcp::rate_sample::TxStamp;
 
 #[derive(Debug, Clone)]
 struct Segment {
@@ -15,6 +20,8 @@ struct Segment {
     lost: bool,
     /// A retransmission of this segment is in flight.
     retransmitted: bool,
+    /// Delivery state when this segment was last (re)sent.
+    tx: TxStamp,
 }
 
 impl Segment {
@@ -38,11 +45,13 @@ pub struct Scoreboard {
     loss_scanned: u64,
     /// No segment below this needs retransmitting (a hint that keeps NextSeg O(1)).
     retx_from: u64,
+    /// Bytes ever marked lost (Linux's `tp->lost`).
+    lost_total: u64,
 }
 
 impl Scoreboard {
-    pub fn push(&mut self, start: u64, len: u32) {
-        self.segs.push_back(Segment { start, len, sacked: false, lost: false, retransmitted: false });
+    pub fn push(&mut self, start: u64, len: u32, tx: TxStamp) {
+        self.segs.push_back(Segment { start, len, sacked: false, lost: false, retransmitted: false, tx });
         self.outstanding += len as u64;
     }
 
@@ -63,12 +72,17 @@ impl Scoreboard {
         self.sacked
     }
 
+    pub fn lost_total(&self) -> u64 {
+        self.lost_total
+    }
+
     fn index_of(&self, seq: u64) -> usize {
         self.segs.partition_point(|s| s.end() <= seq)
     }
 
-    /// Removes segments acknowledged cumulatively below `ack`.
-    pub fn ack(&mut self, ack: u64) {
+    /// Removes segments acknowledged cumulatively below `ack`, reporting those
+    /// not SACKed before to `delivered`.
+    pub fn ack(&mut self, ack: u64, mut delivered: impl FnMut(&TxStamp, u32)) {
         while let Some(s) = self.segs.front() {
             if s.end() > ack {
                 break;
@@ -78,6 +92,7 @@ impl Scoreboard {
             if s.sacked {
                 self.sacked -= s.len as u64;
             } else {
+                delivered(&s.tx, s.len);
                 if s.lost {
                     self.lost -= s.len as u64;
                 }
@@ -88,8 +103,9 @@ impl Scoreboard {
         }
     }
 
-    /// Marks segments wholly inside [start, end) as SACKed; returns bytes newly SACKed.
-    pub fn sack(&mut self, start: u64, end: u64) -> u64 {
+    /// Marks segments wholly inside [start, end) as SACKed, reporting each to
+    /// `delivered`; returns bytes newly SACKed.
+    pub fn sack(&mut self, start: u64, end: u64, mut delivered: impl FnMut(&TxStamp, u32)) -> u64 {
         let mut newly = 0;
         let mut i = self.index_of(start);
         while i < self.segs.len() && self.segs[i].end() <= end {
@@ -106,6 +122,7 @@ impl Scoreboard {
                 }
                 self.sacked += len;
                 self.high_sacked = self.high_sacked.max(s.end());
+                delivered(&s.tx, s.len);
             }
             i += 1;
         }
@@ -150,6 +167,7 @@ impl Scoreboard {
         if !s.sacked && !s.lost {
             s.lost = true;
             self.lost += s.len as u64;
+            self.lost_total += s.len as u64;
             self.retx_from = self.retx_from.min(s.start);
         }
     }
@@ -199,10 +217,11 @@ impl Scoreboard {
         None
     }
 
-    pub fn mark_retransmitted(&mut self, start: u64) {
+    pub fn mark_retransmitted(&mut self, start: u64, tx: TxStamp) {
         let i = self.index_of(start);
         let s = &mut self.segs[i];
         debug_assert_eq!(s.start, start);
+        s.tx = tx;
         if !s.retransmitted {
             s.retransmitted = true;
             self.retransmitted += s.len as u64;
@@ -218,7 +237,7 @@ mod tests {
     fn board(n: u64) -> Scoreboard {
         let mut b = Scoreboard::default();
         for i in 0..n {
-            b.push(i * 100, 100);
+            b.push(i * 100, 100, TxStamp::default());
         }
         b
     }
@@ -228,15 +247,15 @@ mod tests {
         let mut b = board(10);
         assert_eq!(b.pipe(), 1000);
         // Segment 0 lost; 1..4 SACKed.
-        assert_eq!(b.sack(100, 400), 300);
+        assert_eq!(b.sack(100, 400, |_, _| {}), 300);
         b.detect_losses(3);
         assert!(b.head_lost());
         assert_eq!(b.pipe(), 1000 - 300 - 100);
         assert_eq!(b.next_retransmission(), Some((0, 100)));
-        b.mark_retransmitted(0);
+        b.mark_retransmitted(0, TxStamp::default());
         assert_eq!(b.pipe(), 700);
         assert_eq!(b.next_retransmission(), None);
-        b.ack(400);
+        b.ack(400, |_, _| {});
         assert_eq!((b.outstanding(), b.pipe()), (600, 600));
     }
 
@@ -244,16 +263,16 @@ mod tests {
     fn holes_below_three_sacks_are_lost() {
         let mut b = board(10);
         // SACK 2, 4, 6: holes 0,1,3,5; only those below the third-highest SACK (2) are lost.
-        b.sack(200, 300);
-        b.sack(400, 500);
-        b.sack(600, 700);
+        b.sack(200, 300, |_, _| {});
+        b.sack(400, 500, |_, _| {});
+        b.sack(600, 700, |_, _| {});
         b.detect_losses(3);
         assert_eq!(b.next_retransmission(), Some((0, 100)));
-        b.mark_retransmitted(0);
+        b.mark_retransmitted(0, TxStamp::default());
         assert_eq!(b.next_retransmission(), Some((100, 100)));
-        b.mark_retransmitted(100);
+        b.mark_retransmitted(100, TxStamp::default());
         assert_eq!(b.next_retransmission(), None);
-        b.sack(800, 900);
+        b.sack(800, 900, |_, _| {});
         b.detect_losses(3);
         assert_eq!(b.next_retransmission(), Some((300, 100)));
     }
@@ -262,8 +281,8 @@ mod tests {
     fn timeout_after_sacked_retransmission_keeps_counters() {
         let mut b = board(4);
         b.mark_head_lost();
-        b.mark_retransmitted(0);
-        b.sack(0, 100);
+        b.mark_retransmitted(0, TxStamp::default());
+        b.sack(0, 100, |_, _| {});
         b.mark_all_lost();
         assert_eq!(b.pipe(), 0);
         assert_eq!(b.next_retransmission(), Some((100, 100)));
@@ -272,8 +291,8 @@ mod tests {
     #[test]
     fn timeout_marks_everything_lost() {
         let mut b = board(4);
-        b.sack(100, 200);
-        b.mark_retransmitted(0);
+        b.sack(100, 200, |_, _| {});
+        b.mark_retransmitted(0, TxStamp::default());
         b.mark_all_lost();
         assert_eq!(b.pipe(), 0);
         assert_eq!(b.next_retransmission(), Some((0, 100)));

@@ -10,12 +10,20 @@
 //!   unSACKed segment is deemed lost and resent in order under slow start.
 //! - RTT samples come from timestamp echoes on ACKs that advance the
 //!   cumulative ACK (RFC 7323 §4), so retransmissions need no Karn rule.
+//! - Every ACK yields a delivery-rate sample (`rate_sample`) and is reported
+//!   to the congestion control, which may also set a pacing rate: segments
+//!   then leave no closer than `len / rate` apart (Linux's earliest-departure-
+//!   time pacing, `tcp_wstamp_ns`), released by the pacing timer.
+//! - PRR sets cwnd in fast recovery unless the algorithm owns its recovery
+//!   window (BBR), as Linux skips `tcp_cwnd_reduction` for `cong_control`.
 
 use crate::cc::{self, AckInfo, CcState, Congestion, CongestionControl};
 use crate::engine::timer::{Fire, Timer};
+use crate::engine::RngStream;
 use crate::net::packet::{Kind, Packet};
 use crate::net::NodeId;
 use crate::tcp::prr::Prr;
+use crate::tcp::rate_sample::RateEstimator;
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::{Io, RecoveryAlgorithm, TcpConfig, TimerKind};
@@ -68,21 +76,37 @@ pub struct TcpSender {
     /// PRR state while in fast recovery with `recovery = "prr"`.
     prr: Option<Prr>,
     pub rtt: RttEstimator,
+    rate: RateEstimator,
     rto_timer: Timer,
+    pacing_timer: Timer,
+    /// Earliest departure time of the next segment when pacing.
+    next_departure: Time,
     syn_retransmitted: bool,
     pub stats: SenderStats,
 }
 
 impl TcpSender {
-    pub fn new(flow: u32, src: NodeId, dst: NodeId, size: Option<u64>, header_bytes: u32, cfg: TcpConfig) -> TcpSender {
+    /// `rng` is the flow's random stream for the congestion control.
+    pub fn new(
+        flow: u32,
+        src: NodeId,
+        dst: NodeId,
+        size: Option<u64>,
+        header_bytes: u32,
+        cfg: TcpConfig,
+        rng: RngStream,
+    ) -> TcpSender {
         let mss = cfg.mss as u64;
+        let mut cc = cc::make(&cfg.cc, &cfg.cc_params, rng);
+        let mut ccs = CcState { cwnd: cfg.initial_window as u64 * mss, ssthresh: u64::MAX, mss, ..CcState::default() };
+        cc.init(&mut ccs);
         TcpSender {
             flow,
             src,
             dst,
             header_bytes,
-            cc: cc::make(&cfg.cc),
-            ccs: CcState { cwnd: cfg.initial_window as u64 * mss, ssthresh: u64::MAX, mss, pacing_rate: None },
+            cc,
+            ccs,
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             state: State::Idle,
             recovery: Recovery::Open,
@@ -94,7 +118,10 @@ impl TcpSender {
             reno_dup_bytes: 0,
             board: Scoreboard::default(),
             prr: None,
+            rate: RateEstimator::default(),
             rto_timer: Timer::default(),
+            pacing_timer: Timer::default(),
+            next_departure: Time::ZERO,
             syn_retransmitted: false,
             stats: SenderStats::default(),
             cfg,
@@ -108,6 +135,18 @@ impl TcpSender {
 
     pub fn acked(&self) -> u64 {
         self.snd_una
+    }
+
+    /// The congestion control, for reading its state (e.g. a bandwidth estimate).
+    pub fn cc(&self) -> &dyn CongestionControl {
+        self.cc.as_ref()
+    }
+
+    /// The congestion control as its concrete type, for controllers that
+    /// drive it (eMPTCP sets Westwood+'s increment coefficient); None if the
+    /// flow runs another algorithm.
+    pub fn cc_as_mut<T: CongestionControl>(&mut self) -> Option<&mut T> {
+        self.cc.as_mut().as_any_mut().downcast_mut()
     }
 
     /// The application opens the connection and starts writing.
@@ -172,17 +211,19 @@ impl TcpSender {
             return;
         }
         self.rwnd = p.rwnd;
+        let prior_in_flight = self.in_flight();
+        let lost_before = self.board.lost_total();
         let newly_acked = p.ack - self.snd_una;
         let rtt = if newly_acked > 0 { self.take_rtt_sample(p, io.now) } else { None };
 
         let mut newly_sacked = 0;
         if self.cfg.sack {
             for &(s, e) in p.sack_blocks() {
-                newly_sacked += self.board.sack(s.max(p.ack), e);
+                newly_sacked += self.board.sack(s.max(p.ack), e, |tx, len| self.rate.on_delivered(tx, len));
             }
         }
         let sacked_before_ack = self.board.sacked_bytes();
-        self.board.ack(p.ack);
+        self.board.ack(p.ack, |tx, len| self.rate.on_delivered(tx, len));
         // Bytes newly delivered: cumulatively acked but not SACKed before, plus newly SACKed.
         let sacked_now_acked = sacked_before_ack - self.board.sacked_bytes();
         let delivered = newly_acked - sacked_now_acked.min(newly_acked) + newly_sacked;
@@ -230,33 +271,49 @@ impl TcpSender {
             _ => {}
         }
 
-        let in_recovery = matches!(self.recovery, Recovery::Fast { .. });
+        // Recovery starts before the algorithm hears of the ACK, as in Linux
+        // (tcp_fastretrans_alert precedes tcp_cong_control), so it sees the
+        // recovery state this ACK leads to.
+        let entering = self.recovery == Recovery::Open
+            && outstanding
+            && (self.dupacks >= self.cfg.dupack_threshold || self.board.head_lost());
+        if entering {
+            self.enter_fast_recovery();
+        }
+
+        let losses = self.board.lost_total() - lost_before;
+        let rate = self.rate.generate(io.now, losses, prior_in_flight, self.rtt.min_rtt);
         // The window grows with what the cumulative ACK covers (RFC 5681 §3.1,
         // as ns-3 does), not with SACKed bytes: after a timeout, SACKs for
         // segments sent before it would otherwise inflate slow start.
-        let cum_delivered = newly_acked - sacked_now_acked.min(newly_acked);
-        if cum_delivered > 0 {
-            let info = AckInfo {
-                now: io.now,
-                acked: cum_delivered,
-                rtt,
-                srtt: self.rtt.srtt(),
-                min_rtt: self.rtt.min_rtt,
-                in_flight: self.in_flight(),
-                in_recovery,
-            };
-            self.cc.on_ack(&mut self.ccs, &info);
+        let info = AckInfo {
+            now: io.now,
+            acked: newly_acked - sacked_now_acked.min(newly_acked),
+            rtt,
+            srtt: self.rtt.srtt(),
+            min_rtt: self.rtt.min_rtt,
+            in_flight: self.in_flight(),
+            in_recovery: matches!(self.recovery, Recovery::Fast { .. }),
+            in_loss_recovery: matches!(self.recovery, Recovery::Loss { .. }),
+            snd_una: self.snd_una,
+            snd_nxt: self.snd_nxt,
+            next_departure: self.next_departure,
+            rate,
+        };
+        self.cc.on_ack(&mut self.ccs, &info);
+        if std::mem::take(&mut self.ccs.mark_app_limited) {
+            self.rate.mark_app_limited(self.in_flight());
         }
-        if let Some(prr) = self.prr.as_mut() {
+        // PRR paces the reduction from the ACK after the one that started recovery.
+        if let Some(prr) = self.prr.as_mut().filter(|_| !entering) {
             let pipe = self.board.pipe().saturating_sub(self.reno_dup_bytes);
             self.ccs.cwnd = prr.cwnd(delivered, pipe, self.ccs.ssthresh, self.ccs.mss);
         }
-
-        if self.recovery == Recovery::Open
-            && outstanding
-            && (self.dupacks >= self.cfg.dupack_threshold || self.board.head_lost())
-        {
-            self.enter_fast_recovery(io);
+        if entering {
+            // RFC 6675 §5 step 4.3: the first retransmission goes regardless of pipe.
+            if let Some((seq, len)) = self.board.next_retransmission() {
+                self.transmit(seq, len, true, io);
+            }
         }
 
         // RFC 6298 §5.2–5.3.
@@ -268,26 +325,27 @@ impl TcpSender {
         self.send_what_we_can(io);
     }
 
-    fn enter_fast_recovery(&mut self, io: &mut Io) {
+    fn enter_fast_recovery(&mut self) {
         let flight = self.board.outstanding();
         self.cc.on_congestion(&mut self.ccs, Congestion::FastRetransmit, flight);
         self.recovery = Recovery::Fast { point: self.snd_nxt };
-        if self.cfg.recovery == RecoveryAlgorithm::Prr {
+        if self.cfg.recovery == RecoveryAlgorithm::Prr && !self.cc.owns_recovery_window() {
             self.prr = Some(Prr::new(flight));
         }
         self.board.mark_head_lost();
-        // RFC 6675 §5 step 4.3: the first retransmission goes regardless of pipe.
-        if let Some((seq, len)) = self.board.next_retransmission() {
-            self.transmit(seq, len, true, io);
-        }
     }
 
     pub fn on_timer(&mut self, kind: TimerKind, io: &mut Io) {
-        debug_assert_eq!(kind, TimerKind::Retransmit);
-        match self.rto_timer.fire(io.now) {
+        let timer = match kind {
+            TimerKind::Retransmit => &mut self.rto_timer,
+            TimerKind::Pacing => &mut self.pacing_timer,
+            TimerKind::DelayedAck => unreachable!("the delayed-ACK timer belongs to the receiver"),
+        };
+        match timer.fire(io.now) {
             Fire::Ignore => {}
-            Fire::Reschedule(at) => io.timers.push((TimerKind::Retransmit, at)),
-            Fire::Run => self.on_rto(io),
+            Fire::Reschedule(at) => io.timers.push((kind, at)),
+            Fire::Run if kind == TimerKind::Retransmit => self.on_rto(io),
+            Fire::Run => self.send_what_we_can(io),
         }
     }
 
@@ -314,7 +372,7 @@ impl TcpSender {
     }
 
     /// Sends while the window allows: lost segments first, then new data
-    /// (RFC 6675 NextSeg rules 1 and 2).
+    /// (RFC 6675 NextSeg rules 1 and 2), each no earlier than pacing allows.
     fn send_what_we_can(&mut self, io: &mut Io) {
         if self.state != State::Established {
             return;
@@ -322,29 +380,55 @@ impl TcpSender {
         loop {
             let pipe = self.in_flight();
             if let Some((seq, len)) = self.board.next_retransmission() {
-                if pipe + len as u64 > self.ccs.cwnd {
+                if pipe + len as u64 > self.ccs.cwnd || self.wait_for_pacing(io) {
                     return;
                 }
                 self.transmit(seq, len, true, io);
                 continue;
             }
             let len = (self.app_limit - self.snd_nxt).min(self.ccs.mss);
-            if len == 0
-                || pipe + len > self.ccs.cwnd
+            if len == 0 {
+                if pipe < self.ccs.cwnd {
+                    // Out of data with room in the window: rate samples now
+                    // reflect the application (draft-cheng §3.3, CheckIfApplicationLimited).
+                    self.rate.mark_app_limited(pipe);
+                }
+                return;
+            }
+            if pipe + len > self.ccs.cwnd
                 || self.snd_nxt + len > self.snd_una + self.rwnd.max(self.ccs.mss)
+                || self.wait_for_pacing(io)
             {
                 return;
             }
-            self.board.push(self.snd_nxt, len as u32);
             self.transmit(self.snd_nxt, len as u32, false, io);
             self.snd_nxt += len;
         }
     }
 
+    /// With a pacing rate, a segment leaves only at its departure time; if that
+    /// is still to come, arms the pacing timer and returns true.
+    fn wait_for_pacing(&mut self, io: &mut Io) -> bool {
+        if self.ccs.pacing_rate.is_none() || io.now >= self.next_departure {
+            return false;
+        }
+        if let Some(at) = self.pacing_timer.arm(self.next_departure) {
+            io.timers.push((TimerKind::Pacing, at));
+        }
+        true
+    }
+
     fn transmit(&mut self, seq: u64, len: u32, retransmission: bool, io: &mut Io) {
+        let tx = self.rate.on_send(io.now, self.board.is_empty());
         if retransmission {
-            self.board.mark_retransmitted(seq);
+            self.board.mark_retransmitted(seq, tx);
             self.stats.retransmits += 1;
+        } else {
+            self.board.push(seq, len, tx);
+        }
+        if let Some(rate) = self.ccs.pacing_rate {
+            // The next departure is one segment time later (Linux tcp_update_skb_after_send).
+            self.next_departure = self.next_departure.max(io.now) + Time::from_secs_f64(len as f64 / rate);
         }
         let mut p = Packet::new(self.flow, self.src, self.dst, Kind::Data, len + self.header_bytes);
         p.seq = seq;
@@ -360,5 +444,38 @@ impl TcpSender {
         if !self.rto_timer.is_armed() {
             self.arm_rto(io);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::engine::Seeds;
+
+    #[test]
+    fn a_pacing_rate_spaces_segments() {
+        // BBR starts pacing at high_gain · initial window / 1 ms (no RTT yet).
+        let cfg = TcpConfig { cc: "bbr".into(), handshake: false, ..TcpConfig::default() };
+        let mut s = TcpSender::new(0, 0, 1, None, 52, cfg, Seeds { master: 1 }.stream("cc"));
+        let rate = s.ccs.pacing_rate.expect("BBR paces");
+        let gap = Time::from_secs_f64(1448.0 / rate);
+        let (mut out, mut timers) = (Vec::new(), Vec::new());
+        s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+        // One segment leaves at once; the pacing timer releases the next one gap later.
+        assert_eq!(out.len(), 1);
+        assert!(timers.contains(&(TimerKind::Pacing, gap)), "{timers:?}");
+        let mut now = gap;
+        for sent in 2..=10 {
+            timers.clear();
+            s.on_timer(TimerKind::Pacing, &mut Io { now, out: &mut out, timers: &mut timers });
+            assert_eq!(out.len(), sent);
+            now += gap;
+            if sent < 10 {
+                assert_eq!(timers, [(TimerKind::Pacing, now)]);
+            }
+        }
+        // The initial window (10 segments) is out: the window, not pacing, holds the 11th.
+        assert!(timers.iter().all(|t| t.0 != TimerKind::Pacing), "{timers:?}");
+        assert!(out.windows(2).all(|p| p[1].ts_val - p[0].ts_val == gap));
     }
 }

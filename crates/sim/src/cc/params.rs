@@ -1,0 +1,175 @@
+//! Algorithm parameters from a scenario's `[tcp.cc_params]` table, read with
+//! defaults and checked value by value; a key the algorithm does not know is
+//! an error, as everywhere in a scenario.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use serde::de::{self, Deserializer, Visitor};
+use serde::Deserialize;
+
+use crate::time::Time;
+use crate::units::parse_duration;
+
+/// A parameter as written: `beta = 0.7`, `hystart = false`, `min_rtt_window = "10s"`.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ParamValue {
+    Bool(bool),
+    Number(f64),
+    Text(String),
+}
+
+impl<'de> Deserialize<'de> for ParamValue {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct V;
+        impl Visitor<'_> for V {
+            type Value = ParamValue;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a number, true or false, or a string")
+            }
+            fn visit_bool<E: de::Error>(self, v: bool) -> Result<ParamValue, E> {
+                Ok(ParamValue::Bool(v))
+            }
+            fn visit_i64<E: de::Error>(self, v: i64) -> Result<ParamValue, E> {
+                Ok(ParamValue::Number(v as f64))
+            }
+            fn visit_u64<E: de::Error>(self, v: u64) -> Result<ParamValue, E> {
+                Ok(ParamValue::Number(v as f64))
+            }
+            fn visit_f64<E: de::Error>(self, v: f64) -> Result<ParamValue, E> {
+                Ok(ParamValue::Number(v))
+            }
+            fn visit_str<E: de::Error>(self, v: &str) -> Result<ParamValue, E> {
+                Ok(ParamValue::Text(v.to_string()))
+            }
+        }
+        d.deserialize_any(V)
+    }
+}
+
+pub type ParamTable = BTreeMap<String, ParamValue>;
+
+/// Reads one algorithm's parameters, collecting a (key, message) per problem.
+pub struct Params<'a> {
+    algorithm: &'a str,
+    table: &'a ParamTable,
+    known: BTreeSet<&'static str>,
+    problems: Vec<(String, String)>,
+}
+
+impl<'a> Params<'a> {
+    pub fn new(algorithm: &'a str, table: &'a ParamTable) -> Params<'a> {
+        Params { algorithm, table, known: BTreeSet::new(), problems: Vec::new() }
+    }
+
+    fn get(&mut self, key: &'static str) -> Option<&'a ParamValue> {
+        self.known.insert(key);
+        self.table.get(key)
+    }
+
+    fn problem(&mut self, key: &str, message: String) {
+        self.problems.push((key.to_string(), message));
+    }
+
+    /// A number satisfying `valid` (described by `requirement`, e.g. "between 0 and 1").
+    pub fn number(&mut self, key: &'static str, default: f64, valid: impl Fn(f64) -> bool, requirement: &str) -> f64 {
+        match self.get(key) {
+            None => default,
+            Some(ParamValue::Number(v)) if v.is_finite() && valid(*v) => *v,
+            Some(ParamValue::Number(v)) => {
+                self.problem(key, format!("must be {requirement}, got {v}"));
+                default
+            }
+            Some(other) => {
+                self.problem(key, format!("must be a number ({requirement}), got {}", show(other)));
+                default
+            }
+        }
+    }
+
+    pub fn flag(&mut self, key: &'static str, default: bool) -> bool {
+        match self.get(key) {
+            None => default,
+            Some(ParamValue::Bool(b)) => *b,
+            Some(other) => {
+                self.problem(key, format!("must be true or false, got {}", show(other)));
+                default
+            }
+        }
+    }
+
+    /// A duration: seconds as a number, or a string with a unit ("200ms").
+    pub fn duration(&mut self, key: &'static str, default: Time, valid: impl Fn(Time) -> bool, requirement: &str) -> Time {
+        let secs = match self.get(key) {
+            None => return default,
+            Some(ParamValue::Number(v)) => Ok(*v),
+            Some(ParamValue::Text(s)) => parse_duration(s),
+            Some(other) => Err(format!("must be a duration such as \"10ms\", got {}", show(other))),
+        };
+        match secs {
+            Ok(s) if s.is_finite() && s >= 0.0 && valid(Time::from_secs_f64(s)) => Time::from_secs_f64(s),
+            Ok(s) => {
+                self.problem(key, format!("must be {requirement}, got {s} s"));
+                default
+            }
+            Err(e) => {
+                self.problem(key, e);
+                default
+            }
+        }
+    }
+
+    /// Every problem found, unknown keys included.
+    pub fn finish(mut self) -> Result<(), Vec<(String, String)>> {
+        let unknown: Vec<&String> = self.table.keys().filter(|k| !self.known.contains(k.as_str())).collect();
+        for key in unknown {
+            let message = if self.known.is_empty() {
+                format!("unknown parameter: {} has no parameters", self.algorithm)
+            } else {
+                let known: Vec<&str> = self.known.iter().copied().collect();
+                format!("unknown parameter for {} (known: {})", self.algorithm, known.join(", "))
+            };
+            self.problems.push((key.clone(), message));
+        }
+        if self.problems.is_empty() {
+            Ok(())
+        } else {
+            Err(self.problems)
+        }
+    }
+}
+
+fn show(v: &ParamValue) -> String {
+    match v {
+        ParamValue::Bool(b) => b.to_string(),
+        ParamValue::Number(n) => n.to_string(),
+        ParamValue::Text(s) => format!("\"{s}\""),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn table(items: &[(&str, ParamValue)]) -> ParamTable {
+        items.iter().map(|(k, v)| (k.to_string(), v.clone())).collect()
+    }
+
+    #[test]
+    fn reads_defaults_values_and_reports_problems() {
+        let t = table(&[
+            ("beta", ParamValue::Number(0.5)),
+            ("on", ParamValue::Text("yes".into())),
+            ("wait", ParamValue::Text("200ms".into())),
+            ("typo", ParamValue::Number(1.0)),
+        ]);
+        let mut p = Params::new("x", &t);
+        assert_eq!(p.number("beta", 0.7, |v| v > 0.0 && v < 1.0, "between 0 and 1"), 0.5);
+        assert_eq!(p.number("c", 0.4, |v| v > 0.0, "positive"), 0.4);
+        assert!(p.flag("on", true));
+        assert_eq!(p.duration("wait", Time::ZERO, |_| true, "any"), Time::from_millis(200));
+        let problems = p.finish().unwrap_err();
+        let keys: Vec<&str> = problems.iter().map(|(k, _)| k.as_str()).collect();
+        assert_eq!(keys, ["on", "typo"]);
+        assert!(problems[1].1.contains("known: beta, c, on, wait"), "{}", problems[1].1);
+    }
+}
