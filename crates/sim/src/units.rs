@@ -28,7 +28,7 @@ fn split_number(s: &str) -> Result<(f64, &str), String> {
     let end = s
         .find(|c: char| !(c.is_ascii_digit() || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'))
         .unwrap_or(s.len());
-    // "1e3ms" is ambiguous with unit letters; only accept exponent when followed by a digit.
+    // The number is the longest prefix of digits, signs, points and exponent letters.
     let (num, unit) = s.split_at(end);
     let value: f64 = num
         .parse()

@@ -128,3 +128,10 @@ fn syntax_error_has_a_line() {
     let e = load_err("[sim\nduration = 1\n");
     assert!(e.starts_with("bad.toml: ") && e.contains("(line 1)"), "{e}");
 }
+
+#[test]
+fn a_refused_link_is_not_reported_again_as_a_missing_route() {
+    let e = load_err(&with(&format!("{LINKS}[[links]]\na = \"a:\"\nb = \"b\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n[[flows]]\nsrc = \"a\"\ndst = \"b\"\n")));
+    assert_names(&e, "links[2].a", "empty interface name");
+    assert!(!e.contains("no route"), "{e}");
+}

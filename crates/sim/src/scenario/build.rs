@@ -91,9 +91,12 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
             p.add(format!("{field}.name"), format!("duplicate flow name '{}'", f.model.name));
         }
     }
+    // Routes are only meaningful once every link was built: a refused link
+    // would otherwise show up again as "no route" for the flows crossing it.
+    let links_ok = links.len() == link_specs.len();
     let flows: Vec<FlowModel> = flows
         .into_iter()
-        .filter_map(|(field, f)| resolve_flow_ends(f, &field, &by_name, &nodes, &routes, &mut p))
+        .filter_map(|(field, f)| resolve_flow_ends(f, &field, &by_name, &nodes, &routes, links_ok, &mut p))
         .collect();
 
     let model = Model {
@@ -140,6 +143,10 @@ fn endpoint(
         p.add(field, format!("unknown node '{node}'{}", suggest(node, by_name.keys())));
         return None;
     };
+    if iface == Some("") {
+        p.add(field, format!("'{s}' has an empty interface name"));
+        return None;
+    }
     let n = &mut nodes[id as usize];
     let iface = iface.map(str::to_string).unwrap_or_else(|| format!("eth{}", n.interfaces.len()));
     if n.interfaces.contains(&iface) {
@@ -410,7 +417,8 @@ fn resolve_tcp(base: &TcpConfig, t: &TcpSpec, field: &str, p: &mut Problems) -> 
             *slot = d.0;
         }
     }
-    if c.min_rto > c.max_rto {
+    // Checked where min_rto or max_rto is set, not again for every flow that inherits them.
+    if (t.min_rto.is_some() || t.max_rto.is_some()) && c.min_rto > c.max_rto {
         p.add(format!("{field}.min_rto"), format!("min_rto ({}) exceeds max_rto ({})", c.min_rto, c.max_rto));
     }
     if let Some(v) = t.sack {
@@ -518,7 +526,9 @@ fn expand_flow(
     }
 }
 
-/// Poisson arrivals with Pareto sizes: ρ = λ·E[L]/C (INRPP paper §IV-B, PPBP).
+/// Poisson arrivals with Pareto sizes (INRPP paper §IV-B, PPBP): the load
+/// ρ = λ·E[L]/C with E[L] in packets and C in packets per second, so
+/// λ = ρ·C/(E[L]·packet bits) with C in bit/s.
 #[allow(clippy::too_many_arguments)]
 fn expand_workload(
     w: &WorkloadSpec,
@@ -600,6 +610,7 @@ fn resolve_flow_ends(
     by_name: &HashMap<String, NodeId>,
     nodes: &[NodeModel],
     routes: &Routes,
+    check_routes: bool,
     p: &mut Problems,
 ) -> Option<FlowModel> {
     let lookup = |name: &str, which: &str, p: &mut Problems| -> Option<NodeId> {
@@ -622,11 +633,11 @@ fn resolve_flow_ends(
         p.add(format!("{field}.dst"), format!("source and destination are the same node '{}'", f.src));
         return None;
     }
-    if !routes.reachable(s, d) {
+    if check_routes && !routes.reachable(s, d) {
         p.add(format!("{field}.dst"), format!("no route from '{}' to '{}'", f.src, f.dst));
         return None;
     }
-    if !routes.reachable(d, s) {
+    if check_routes && !routes.reachable(d, s) {
         p.add(format!("{field}.src"), format!("no route back from '{}' to '{}' (for ACKs)", f.dst, f.src));
         return None;
     }
