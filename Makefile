@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bench validate clean
+.PHONY: run test install bench validate crossval clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -32,9 +32,17 @@ bench: install
 	cargo build --release -p pathpool-sim
 	$(PY) bench/dumbbell.py --workload all --repeat 3
 
-# Validation figures against closed-form models (docs/validation.md).
+# Validation figures against closed-form models and the congestion controls'
+# papers and RFCs (docs/validation.md).
 validate:
-	cargo test --release -p pathpool-sim --test tcp_validation -- --nocapture --test-threads=1 2>&1 | grep -oE '(FIGURE|test result).*'
+	cargo test --release -p pathpool-sim --test tcp_validation --test cc_validation -- --nocapture --test-threads=1 2>&1 | grep -oE '(FIGURE|test result).*'
+
+# Congestion control against ns-3 3.44, side by side (docs/validation.md). Long: about
+# 15 minutes on 2 cores (ns-3 takes 4 of them for BBR with 10 flows at 100 Mb/s);
+# finished rows are cached in results/crossval/cache.json, so an interrupted run
+# resumes. CROSSVAL_ARGS=--quick runs the 8 fast rows (10 Mb/s, 1 and 2 flows).
+crossval: $(VENV)/.installed
+	$(PY) validation/ns3_crossval.py --json results/crossval/crossval.json $(CROSSVAL_ARGS)
 
 clean:
 	rm -rf $(VENV) target results

@@ -112,3 +112,31 @@ def test_trace_paths_resolve_against_the_data_dir(tmp_path):
     with pytest.raises(pathpool.ScenarioError):
         pathpool.validate(scenario, data_dir=tmp_path)
     assert pathpool.run(scenario, data_dir=tmp_path / "mydata").flows["goodput_bps"].iloc[0] < 12e6
+
+
+def test_pacing_rate_and_bandwidth_estimate_are_nan_when_absent():
+    """flow_ts.pacing_rate_bps / bw_estimate_bps: NaN (not null) for an algorithm
+    that keeps none, numbers for BBR (paced, max-bandwidth filter) and Westwood+ (BWE)."""
+    ccs = ["newreno", "cubic", "bbr", "westwood"]
+    scenario = {
+        "sim": {"duration": "2s", "sample_interval": "100ms"},
+        "topology": {"kind": "dumbbell", "pairs": 4, "access": {"rate": "1Gbps", "delay": "1ms"},
+                     "bottleneck": {"rate": "20Mbps", "delay": "10ms", "queue": 100}},
+        "flows": [{"name": cc, "src": f"src{i}", "dst": f"dst{i}", "tcp": {"cc": cc}} for i, cc in enumerate(ccs)],
+    }
+    results = pathpool.run(scenario)
+    table = results.tables["flow_ts"]
+    for column in ("pacing_rate_bps", "bw_estimate_bps"):
+        assert table.column(column).null_count == 0
+        assert table.schema.field(column).metadata[b"unit"] == b"bit/s"
+    names = dict(zip(results.flows["flow_id"], results.flows["name"]))
+    late = results.flow_ts[results.flow_ts["time_s"] >= 1.0]
+    for flow_id, rows in late.groupby("flow_id"):
+        cc = names[flow_id]
+        paced, estimate = rows["pacing_rate_bps"], rows["bw_estimate_bps"]
+        assert paced.isna().all() == (cc != "bbr"), cc
+        assert estimate.isna().all() == (cc in ("newreno", "cubic")), cc
+        if cc in ("bbr", "westwood"):
+            assert ((estimate > 1e6) & (estimate < 20e6)).all(), (cc, estimate.tolist())
+        if cc == "bbr":
+            assert ((paced > 1e6) & (paced < 3 * 20e6)).all(), paced.tolist()

@@ -61,9 +61,13 @@ def test_nan_stays_nan_in_a_non_nullable_float_column():
         "time_s": np.array([0.1, 0.2]), "flow_id": np.zeros(2, dtype=np.uint32),
         "goodput_bps": np.zeros(2), "cwnd_bytes": np.zeros(2, dtype=np.uint64),
         "srtt_s": np.array([np.nan, 0.03]), "bytes_in_flight": np.zeros(2, dtype=np.uint64),
+        # Unpaced, and no bandwidth estimate: NaN, as the simulator emits them.
+        "pacing_rate_bps": np.full(2, np.nan), "bw_estimate_bps": np.array([np.nan, 1e6]),
     })
-    assert table.column("srtt_s").null_count == 0
-    assert np.isnan(table.column("srtt_s")[0].as_py())
+    for column in ("srtt_s", "pacing_rate_bps", "bw_estimate_bps"):
+        assert table.column(column).null_count == 0
+        assert np.isnan(table.column(column)[0].as_py())
+        assert table.schema.field(column).metadata[b"unit"] == b"bit/s" or column == "srtt_s"
 
 
 def test_extra_columns_follow_the_known_ones_with_inferred_types():

@@ -89,6 +89,8 @@ FLOW_TS = _table(
     _column("cwnd_bytes", pa.uint64(), "Congestion window", "bytes"),
     _column("srtt_s", pa.float64(), "Smoothed RTT; NaN before the first sample", "s"),
     _column("bytes_in_flight", pa.uint64(), "Payload bytes believed in the network (RFC 6675 pipe: outstanding minus SACKed and lost, plus retransmitted)", "bytes"),
+    _column("pacing_rate_bps", pa.float64(), "Pacing rate set by the congestion control, in payload bits per second (segments leave payload/rate apart); NaN when the flow is not paced (newreno, cubic and westwood set none; bbr always does)", "bit/s"),
+    _column("bw_estimate_bps", pa.float64(), "The congestion control's estimate of the path bandwidth, in payload bits per second: Westwood+'s filtered BWE or BBR's windowed max delivery rate, 0 before the first estimate; NaN for algorithms that keep none (newreno, cubic)", "bit/s"),
 )
 
 LINK_TS = _table(

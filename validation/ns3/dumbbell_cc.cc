@@ -25,6 +25,7 @@
 #include "ns3/traffic-control-module.h"
 
 #include <chrono>
+#include <fstream>
 #include <cmath>
 #include <iomanip>
 #include <iostream>
@@ -85,6 +86,13 @@ struct FlowStats
     uint64_t timeouts = 0;        // entries into CA_LOSS
     uint64_t dataPacketsDelivered = 0; // data segments arriving at the receiving host
     bool hooked = false;
+    // Latest traced values, for --traceFile.
+    double lastSrtt = std::nan("");
+    double lastCwnd = 0;
+    double lastPacingBps = std::nan("");
+    double lastInFlight = 0;
+    double lastSsthresh = std::nan("");
+    double lastBwEstimateBps = std::nan(""); // TcpWestwoodPlus's EstimatedBW
 };
 
 std::vector<FlowStats> g_flows;
@@ -96,6 +104,7 @@ OnSrtt(uint32_t i, Time, Time v)
     if (!v.IsZero())
     {
         g_flows[i].srtt.Update(v.GetSeconds());
+        g_flows[i].lastSrtt = v.GetSeconds();
     }
 }
 
@@ -115,6 +124,31 @@ void
 OnCwnd(uint32_t i, uint32_t, uint32_t v)
 {
     g_flows[i].cwnd.Update(double(v) / g_segmentSize);
+    g_flows[i].lastCwnd = v;
+}
+
+void
+OnPacingRate(uint32_t i, DataRate, DataRate v)
+{
+    g_flows[i].lastPacingBps = double(v.GetBitRate());
+}
+
+void
+OnBytesInFlight(uint32_t i, uint32_t, uint32_t v)
+{
+    g_flows[i].lastInFlight = v;
+}
+
+void
+OnSsthresh(uint32_t i, uint32_t, uint32_t v)
+{
+    g_flows[i].lastSsthresh = v;
+}
+
+void
+OnEstimatedBw(uint32_t i, DataRate, DataRate v)
+{
+    g_flows[i].lastBwEstimateBps = double(v.GetBitRate());
 }
 
 void
@@ -173,6 +207,16 @@ HookSender(uint32_t i, Ptr<BulkSendApplication> app)
     s->TraceConnectWithoutContext("CongState", MakeBoundCallback(&OnCongState, i));
     s->TraceConnectWithoutContext("Retransmission", MakeBoundCallback(&OnRetransmission, i));
     s->TraceConnectWithoutContext("Tx", MakeBoundCallback(&OnSenderTx, i));
+    // Only for --traceFile; absent trace sources are simply not sampled.
+    s->TraceConnectWithoutContext("PacingRate", MakeBoundCallback(&OnPacingRate, i));
+    s->TraceConnectWithoutContext("BytesInFlight", MakeBoundCallback(&OnBytesInFlight, i));
+    s->TraceConnectWithoutContext("SlowStartThreshold", MakeBoundCallback(&OnSsthresh, i));
+    PointerValue ops;
+    s->GetAttribute("CongestionOps", ops);
+    if (Ptr<Object> cc = ops.Get<Object>())
+    {
+        cc->TraceConnectWithoutContext("EstimatedBW", MakeBoundCallback(&OnEstimatedBw, i));
+    }
     g_flows[i].hooked = true;
 }
 
@@ -195,6 +239,41 @@ void
 OnDeviceQueueDrop(Ptr<const Packet>)
 {
     g_deviceQueueDrops++;
+}
+
+/// --traceFile: every interval, one TSV row per started flow (the same columns as
+/// pathpool's flow_ts where they exist) plus the bottleneck backlog.
+std::ofstream g_trace;
+Time g_traceInterval;
+std::vector<Ptr<PacketSink>> g_sinks;
+std::vector<uint64_t> g_prevRx;
+Ptr<QueueDisc> g_bottleneckQdisc;
+Ptr<NetDevice> g_bottleneckDevice;
+
+void
+TraceSample()
+{
+    double t = Simulator::Now().GetSeconds();
+    uint32_t backlog = g_bottleneckQdisc->GetNPackets();
+    if (auto p2p = DynamicCast<PointToPointNetDevice>(g_bottleneckDevice))
+    {
+        backlog += p2p->GetQueue()->GetNPackets();
+    }
+    for (uint32_t i = 0; i < g_flows.size(); ++i)
+    {
+        const FlowStats& f = g_flows[i];
+        if (!f.hooked)
+        {
+            continue;
+        }
+        uint64_t rx = g_sinks[i]->GetTotalRx();
+        double goodput = (rx - g_prevRx[i]) * 8.0 / g_traceInterval.GetSeconds();
+        g_prevRx[i] = rx;
+        g_trace << t << "\t" << i << "\t" << goodput << "\t" << f.lastCwnd << "\t" << f.lastSrtt << "\t"
+                << f.lastInFlight << "\t" << f.lastPacingBps << "\t" << backlog << "\t" << f.lastSsthresh
+                << "\t" << f.lastBwEstimateBps << "\n";
+    }
+    Simulator::Schedule(g_traceInterval, &TraceSample);
 }
 
 std::string
@@ -223,6 +302,8 @@ main(int argc, char* argv[])
     std::string accessRate = "1Gbps";
     std::string accessDelay = "1ms";
     uint32_t queuePkts = 200;
+    std::string traceFile;
+    double traceInterval = 0.01;
     CommandLine cmd(__FILE__);
     cmd.AddValue("flows", "number of flows", nFlows);
     cmd.AddValue("time", "simulated seconds", simTime);
@@ -233,6 +314,12 @@ main(int argc, char* argv[])
     cmd.AddValue("accessRate", "access link rate", accessRate);
     cmd.AddValue("accessDelay", "access link one-way delay", accessDelay);
     cmd.AddValue("queue", "bottleneck FIFO queue disc size in packets", queuePkts);
+    cmd.AddValue("traceFile",
+                 "write a per-flow time series here (TSV: time_s flow_id goodput_bps cwnd_bytes "
+                 "srtt_s bytes_in_flight pacing_rate_bps bottleneck_queue_packets ssthresh_bytes "
+                 "bw_estimate_bps)",
+                 traceFile);
+    cmd.AddValue("traceInterval", "seconds between --traceFile samples", traceInterval);
     cmd.Parse(argc, argv);
     if (tcp.find("::") == std::string::npos)
     {
@@ -343,6 +430,19 @@ main(int argc, char* argv[])
         }
     }
 
+    if (!traceFile.empty())
+    {
+        g_trace.open(traceFile);
+        NS_ABORT_MSG_UNLESS(g_trace, "cannot write " << traceFile);
+        g_trace << "time_s\tflow_id\tgoodput_bps\tcwnd_bytes\tsrtt_s\tbytes_in_flight\tpacing_rate_bps"
+                   "\tbottleneck_queue_packets\tssthresh_bytes\tbw_estimate_bps\n";
+        g_traceInterval = Seconds(traceInterval);
+        g_sinks = sinks;
+        g_prevRx.assign(nFlows, 0);
+        g_bottleneckQdisc = classes[0].qdiscs[0];
+        g_bottleneckDevice = d.GetLeft()->GetDevice(0);
+        Simulator::Schedule(g_traceInterval, &TraceSample);
+    }
     auto t0 = std::chrono::steady_clock::now();
     Simulator::Stop(Seconds(simTime));
     Simulator::Run();

@@ -110,6 +110,9 @@ main(int argc, char* argv[])
     PrintAttributes("ns3::RttMeanDeviation", {});
     PrintAttributes("ns3::TcpNewReno", {});
     PrintAttributes("ns3::TcpCubic", {});
+    PrintAttributes("ns3::TcpBbr", {});
+    PrintAttributes("ns3::TcpWestwoodPlus", {});
+    PrintAttributes("ns3::TcpRateLinux", {});
     PrintAttributes("ns3::PointToPointNetDevice", {"Mtu", "DataRate", "InterframeGap"});
     PrintAttributes("ns3::DropTailQueue<Packet>", {});
     PrintAttributes("ns3::FifoQueueDisc", {});

@@ -360,7 +360,11 @@ impl TcpSender {
         if self.board.is_empty() {
             return;
         }
-        let flight = self.board.outstanding();
+        // FlightSize of RFC 5681 eq. 4 is what is in the network (pipe), not
+        // everything unacknowledged: SACKed data sent while a lost
+        // retransmission stalled recovery would otherwise inflate ssthresh
+        // (ns-3 passes BytesInFlight too).
+        let flight = self.in_flight();
         self.cc.on_congestion(&mut self.ccs, Congestion::Timeout, flight);
         self.board.mark_all_lost();
         self.recovery = Recovery::Loss { point: self.snd_nxt };
