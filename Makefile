@@ -35,7 +35,7 @@ bench: install
 # Validation figures against closed-form models and the congestion controls'
 # papers and RFCs (docs/validation.md).
 validate:
-	cargo test --release -p pathpool-sim --test tcp_validation --test cc_validation -- --nocapture --test-threads=1 2>&1 | grep -oE '(FIGURE|test result).*'
+	cargo test --release -p pathpool-sim --test tcp_validation --test cc_validation --test rcp -- --nocapture --test-threads=1 2>&1 | grep -oE '(FIGURE|test result).*'
 
 # Congestion control against ns-3 3.44, side by side (docs/validation.md). Long: about
 # 15 minutes on 2 cores (ns-3 takes 4 of them for BBR with 10 flows at 100 Mb/s);

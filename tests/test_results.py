@@ -142,11 +142,11 @@ def test_extra_tables_and_columns_are_written_and_read_back(small_scenario, tmp_
     ran = pathpool.run(small_scenario)
     tables = dict(ran.tables)
     tables["flows"] = tables["flows"].append_column("paths_used", pa.array(np.ones(3, dtype=np.uint8)))
-    tables["subflows"] = pa.table({"flow_id": pa.array([0, 0], pa.uint32()), "iface": ["wlan0", "rmnet0"]})
+    tables["events"] = pa.table({"flow_id": pa.array([0, 0], pa.uint32()), "iface": ["wlan0", "rmnet0"]})
     extended = pathpool.Results(summary=ran.summary, tables=tables, scenario=ran.scenario)
 
     loaded = pathpool.load(pathpool.write(extended, tmp_path / "out", fmt=fmt))
     assert loaded.flows["paths_used"].tolist() == [1, 1, 1]
-    assert loaded.frame("subflows")["iface"].tolist() == ["wlan0", "rmnet0"]
+    assert loaded.frame("events")["iface"].tolist() == ["wlan0", "rmnet0"]
     assert loaded.tables["flows"].schema.field("goodput_bps").equals(schema.FLOWS.field("goodput_bps"),
                                                                     check_metadata=True)

@@ -28,6 +28,9 @@ def flows_columns(rows: int = 2) -> dict:
         "timeouts": np.zeros(rows, dtype=np.uint64),
         "rtt_mean_s": [0.02, None][:rows],
         "rtt_min_s": [0.01, None][:rows],
+        "ooo_delay_mean_s": [None, 0.004][:rows],
+        "ooo_delay_p95_s": [None, 0.02][:rows],
+        "aggregation_pct": [None, 93.5][:rows],
     }
 
 
@@ -63,6 +66,7 @@ def test_nan_stays_nan_in_a_non_nullable_float_column():
         "srtt_s": np.array([np.nan, 0.03]), "bytes_in_flight": np.zeros(2, dtype=np.uint64),
         # Unpaced, and no bandwidth estimate: NaN, as the simulator emits them.
         "pacing_rate_bps": np.full(2, np.nan), "bw_estimate_bps": np.array([np.nan, 1e6]),
+        "imbalance_bytes": np.array([0, -1448], dtype=np.int64),
     })
     for column in ("srtt_s", "pacing_rate_bps", "bw_estimate_bps"):
         assert table.column(column).null_count == 0
@@ -79,14 +83,14 @@ def test_extra_columns_follow_the_known_ones_with_inferred_types():
 
 def test_unknown_tables_are_kept_with_inferred_types():
     tables = schema.build_tables({
-        "subflows": {"flow_id": np.array([0, 0], dtype=np.uint32), "iface": ["wlan0", "rmnet0"]},
+        "events": {"flow_id": np.array([0, 0], dtype=np.uint32), "what": ["handover", "rat-change"]},
         "flows": flows_columns(),
         "links": {f.name: pa.array([], type=f.type) for f in schema.LINKS},
         "flow_ts": {f.name: [] for f in schema.FLOW_TS},
         "link_ts": {f.name: [] for f in schema.LINK_TS},
     })
-    assert list(tables) == ["flows", "links", "flow_ts", "link_ts", "subflows"]
-    assert tables["subflows"].schema.field("iface").type == pa.string()
+    assert list(tables) == [*schema.SCHEMAS, "events"]
+    assert tables["events"].schema.field("what").type == pa.string()
     assert tables["flow_ts"].schema.equals(schema.FLOW_TS, check_metadata=True)
 
 

@@ -60,6 +60,9 @@ FLOWS = _table(
     _column("timeouts", pa.uint64(), "Retransmission timeouts that fired", "events"),
     _column("rtt_mean_s", pa.float64(), "Mean RTT sample; null without samples", "s", nullable=True),
     _column("rtt_min_s", pa.float64(), "Smallest RTT sample; null without samples", "s", nullable=True),
+    _column("ooo_delay_mean_s", pa.float64(), "MPTCP: mean time a data segment waited in the connection-level reassembly buffer (0 for segments that arrived in order); null for single-path flows and before any data", "s", nullable=True),
+    _column("ooo_delay_p95_s", pa.float64(), "MPTCP: 95th percentile (nearest rank) of the same waits; null for single-path flows and before any data", "s", nullable=True),
+    _column("aggregation_pct", pa.float64(), "MPTCP with baselines: goodput_bps / sum of the single-path baselines' goodputs, in percent (S-MPTCP eq. 1); null otherwise", "%", nullable=True),
 )
 
 LINKS = _table(
@@ -91,6 +94,7 @@ FLOW_TS = _table(
     _column("bytes_in_flight", pa.uint64(), "Payload bytes believed in the network (RFC 6675 pipe: outstanding minus SACKed and lost, plus retransmitted)", "bytes"),
     _column("pacing_rate_bps", pa.float64(), "Pacing rate set by the congestion control, in payload bits per second (segments leave payload/rate apart); NaN when the flow is not paced (newreno, cubic and westwood set none; bbr always does)", "bit/s"),
     _column("bw_estimate_bps", pa.float64(), "The congestion control's estimate of the path bandwidth, in payload bits per second: Westwood+'s filtered BWE or BBR's windowed max delivery rate, 0 before the first estimate; NaN for algorithms that keep none (newreno, cubic)", "bit/s"),
+    _column("imbalance_bytes", pa.int64(), "MPTCP flow imbalance (Green MPTCP): bytes sent and not yet Data-ACKed minus the open subflows' bytes in flight; 0 for single-path flows", "bytes"),
 )
 
 LINK_TS = _table(
@@ -103,12 +107,68 @@ LINK_TS = _table(
     _column("capacity_bps", pa.float64(), "Mean capacity over the interval ending at time_s", "bit/s"),
 )
 
+SUBFLOW_TS = _table(
+    "Per-subflow time series of MPTCP flows, one row per open subflow and sampling instant.",
+    _column("time_s", pa.float64(), "Sampling instant", "s"),
+    _column("flow_id", pa.uint32(), "Flow number (flows.flow_id)"),
+    _column("subflow_id", pa.uint32(), "Subflow number within the flow (subflows.subflow_id)"),
+    _column("delivered_bps", pa.float64(), "Payload the subflow handed to the connection's receiver (duplicates included) over the last sampling interval", "bit/s"),
+    _column("cwnd_bytes", pa.uint64(), "The subflow's congestion window", "bytes"),
+    _column("srtt_s", pa.float64(), "The subflow's smoothed RTT; NaN before the first sample", "s"),
+    _column("bytes_in_flight", pa.uint64(), "The subflow's payload bytes in flight (RFC 6675 pipe)", "bytes"),
+)
+
+SUBFLOWS = _table(
+    "One row per subflow of every MPTCP flow.",
+    _column("flow_id", pa.uint32(), "Flow number (flows.flow_id)"),
+    _column("subflow_id", pa.uint32(), "Subflow number within the flow, in the order subflows were opened"),
+    _column("local_interface", pa.string(), "The flow source's interface, node:interface"),
+    _column("remote_interface", pa.string(), "The flow destination's interface, node:interface"),
+    _column("backup", pa.bool_(), "Flagged backup at the end of the run"),
+    _column("state", pa.string(), "At the end of the run: open, closed (by the path manager or an action) or failed (an interface went down)"),
+    _column("opened_s", pa.float64(), "When the subflow's handshake started", "s"),
+    _column("established_s", pa.float64(), "When its handshake completed; null if it never did", "s", nullable=True),
+    _column("closed_s", pa.float64(), "When it was closed or failed; null if still open", "s", nullable=True),
+    _column("bytes_sent", pa.uint64(), "Payload bytes sent, retransmissions included", "bytes"),
+    _column("bytes_acked", pa.uint64(), "Payload bytes cumulatively acknowledged at the subflow level", "bytes"),
+    _column("bytes_reinjected", pa.uint64(), "Payload bytes of data another subflow had carried (reinjections, redundant copies, opportunistic retransmissions)", "bytes"),
+    _column("bytes_delivered", pa.uint64(), "Payload bytes the subflow handed to the connection's receiver, duplicates included", "bytes"),
+    _column("segments_sent", pa.uint64(), "Data segments sent, retransmissions included", "segments"),
+    _column("retransmits", pa.uint64(), "Data segments retransmitted by the subflow", "segments"),
+    _column("timeouts", pa.uint64(), "Retransmission timeouts of the subflow, SYN timeouts included", "events"),
+    _column("rtt_mean_s", pa.float64(), "Mean RTT sample of the subflow; null without samples", "s", nullable=True),
+    _column("rtt_min_s", pa.float64(), "Smallest RTT sample of the subflow; null without samples", "s", nullable=True),
+)
+
+INTERFACES = _table(
+    "One row per interface of every node: what crossed it.",
+    _column("node", pa.string(), "Node name"),
+    _column("interface", pa.string(), "Interface name"),
+    _column("link", pa.string(), "The link attached to it"),
+    _column("bytes_sent", pa.uint64(), "Wire bytes whose transmission started on the outgoing direction (random losses included)", "bytes"),
+    _column("packets_sent", pa.uint64(), "Packets whose transmission started on the outgoing direction", "packets"),
+    _column("bytes_received", pa.uint64(), "Wire bytes that arrived over the incoming direction", "bytes"),
+    _column("packets_received", pa.uint64(), "Packets that arrived over the incoming direction", "packets"),
+)
+
+BASELINES = _table(
+    "Single-path baselines of MPTCP flows with baselines = true: the same run with the flow as single-path TCP over one interface pair.",
+    _column("flow_id", pa.uint32(), "Flow number (flows.flow_id)"),
+    _column("local_interface", pa.string(), "The source's interface, node:interface"),
+    _column("remote_interface", pa.string(), "The destination's interface, node:interface"),
+    _column("goodput_bps", pa.float64(), "The single-path flow's goodput, as flows.goodput_bps", "bit/s"),
+)
+
 #: The tables every run produces, by name (the file stem in a results directory).
 SCHEMAS: dict[str, pa.Schema] = {
     "flows": FLOWS,
     "links": LINKS,
     "flow_ts": FLOW_TS,
     "link_ts": LINK_TS,
+    "subflow_ts": SUBFLOW_TS,
+    "subflows": SUBFLOWS,
+    "interfaces": INTERFACES,
+    "baselines": BASELINES,
 }
 
 
@@ -156,13 +216,14 @@ def build_tables(tables: Mapping[str, Mapping[str, Any] | pa.Table]) -> dict[str
     table name to columns, such as ``_core.run(...)["tables"]``, or to Arrow
     tables read from files.
 
-    The known tables come first, in :data:`SCHEMAS` order, then any others in
-    the order given. A known table that is absent (a table of a
-    later schema addition, or results from a plane that has no time series)
+    The known tables come first, in :data:`SCHEMAS` order, then any others by
+    name (so a result read back from files has the same order). A known table
+    that is absent (a table of a later schema addition, or results from a
+    plane that has no time series)
     comes back empty, so every result has all of them.
     """
     built = {}
-    for name in [*SCHEMAS, *(name for name in tables if name not in SCHEMAS)]:
+    for name in [*SCHEMAS, *sorted(name for name in tables if name not in SCHEMAS)]:
         columns = tables.get(name)
         if columns is None:
             built[name] = SCHEMAS[name].empty_table()

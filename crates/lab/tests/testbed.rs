@@ -133,7 +133,7 @@ fn two_path_testbed_carries_one_mptcp_connection_over_both_paths() {
     assert_eq!(receiver.join().unwrap(), 1_000_000);
 
     let prefix = tb.prefix().to_string();
-    assert_eq!(netns::list(&prefix).unwrap().len(), 4);
+    assert_eq!(netns::list(&prefix).unwrap().len(), 5, "four nodes and the emulator");
     drop(tb);
     assert!(netns::list(&prefix).unwrap().is_empty());
 }
@@ -185,7 +185,7 @@ fn sigint_removes_the_testbed_of_pathpool_lab_up() {
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let ready = lines.find(|l| l.as_ref().is_ok_and(|l| l.starts_with("ready"))).expect("ready line").unwrap();
     assert!(ready.contains(&prefix), "{ready}");
-    assert_eq!(netns::list(&prefix).unwrap().len(), 4);
+    assert_eq!(netns::list(&prefix).unwrap().len(), 5, "four nodes and the emulator");
 
     // SAFETY: signalling our own child.
     assert_eq!(unsafe { libc::kill(child.id() as i32, libc::SIGINT) }, 0);

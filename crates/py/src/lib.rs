@@ -42,6 +42,7 @@ fn column<'py>(py: Python<'py>, c: Column) -> PyResult<Bound<'py, PyAny>> {
     Ok(match c {
         Column::U32(v) => v.into_pyarray(py).into_any(),
         Column::U64(v) => v.into_pyarray(py).into_any(),
+        Column::I64(v) => v.into_pyarray(py).into_any(),
         Column::F64(v) => v.into_pyarray(py).into_any(),
         Column::Bool(v) => v.into_pyarray(py).into_any(),
         Column::Str(v) => PyList::new(py, v)?.into_any(),

@@ -6,9 +6,14 @@
 //! `run::run` (a `World` and its event loop) → result tables and summary.
 
 pub mod cc;
+pub mod endpoint;
 pub mod engine;
 pub mod metrics;
+pub mod mptcp;
 pub mod net;
+pub mod rcp;
+pub mod results;
+pub mod router;
 pub mod run;
 pub mod scenario;
 pub mod tcp;

@@ -6,6 +6,7 @@ use serde_json::json;
 
 use crate::metrics::stats::{jain_index, mean};
 use crate::metrics::{Column, Table};
+use crate::results;
 use crate::scenario::Model;
 use crate::time::Time;
 use crate::world::World;
@@ -45,20 +46,20 @@ fn collect(model: &Model, world: World, wall_s: f64) -> RunOutput {
     let mut delivered = Vec::with_capacity(n);
     for (m, f) in model.flows.iter().zip(&world.flows) {
         let bytes = f.receiver.delivered().min(m.size.unwrap_or(u64::MAX));
-        let end = f.receiver.finished_at.unwrap_or(duration);
-        let active = (end.saturating_sub(m.start)).secs();
-        goodput.push(if active > 0.0 { bytes as f64 * 8.0 / active } else { 0.0 });
-        finish.push(f.receiver.finished_at.map(Time::secs));
-        fct.push(f.receiver.finished_at.map(|t| (t - m.start).secs()));
+        goodput.push(results::goodput(m, &f.receiver, duration));
+        finish.push(f.receiver.finished_at().map(Time::secs));
+        fct.push(f.receiver.finished_at().map(|t| (t - m.start).secs()));
         delivered.push(bytes);
     }
+    let (ooo_mean, ooo_p95) = results::ooo_delays(&world);
+    let (baselines, aggregation) = results::baselines(model, &goodput);
     let flows = Table::new("flows")
         .col("flow_id", Column::U32((0..n as u32).collect()))
         .col("name", Column::Str(model.flows.iter().map(|f| f.name.clone()).collect()))
         .col("src", Column::Str(model.flows.iter().map(|f| node(f.src)).collect()))
         .col("dst", Column::Str(model.flows.iter().map(|f| node(f.dst)).collect()))
         .col("transport", Column::Str(model.flows.iter().map(|f| f.transport.clone()).collect()))
-        .col("cc", Column::Str(model.flows.iter().map(|f| f.tcp.cc.clone()).collect()))
+        .col("cc", Column::Str(model.flows.iter().zip(&world.flows).map(|(m, f)| f.sender.cc_name(&m.tcp)).collect()))
         .col("size_bytes", Column::OptU64(model.flows.iter().map(|f| f.size).collect()))
         .col("start_s", Column::F64(model.flows.iter().map(|f| f.start.secs()).collect()))
         .col("finish_s", Column::OptF64(finish))
@@ -66,11 +67,14 @@ fn collect(model: &Model, world: World, wall_s: f64) -> RunOutput {
         .col("completed", Column::Bool(fct.iter().map(Option::is_some).collect()))
         .col("bytes_delivered", Column::U64(delivered.clone()))
         .col("goodput_bps", Column::F64(goodput.clone()))
-        .col("segments_sent", Column::U64(world.flows.iter().map(|f| f.sender.stats.segments_sent).collect()))
-        .col("retransmits", Column::U64(world.flows.iter().map(|f| f.sender.stats.retransmits).collect()))
-        .col("timeouts", Column::U64(world.flows.iter().map(|f| f.sender.stats.timeouts).collect()))
-        .col("rtt_mean_s", Column::OptF64(world.flows.iter().map(|f| f.sender.rtt.mean().map(Time::secs)).collect()))
-        .col("rtt_min_s", Column::OptF64(world.flows.iter().map(|f| f.sender.rtt.min_rtt.map(Time::secs)).collect()));
+        .col("segments_sent", Column::U64(world.flows.iter().map(|f| f.sender.stats().segments_sent).collect()))
+        .col("retransmits", Column::U64(world.flows.iter().map(|f| f.sender.stats().retransmits).collect()))
+        .col("timeouts", Column::U64(world.flows.iter().map(|f| f.sender.stats().timeouts).collect()))
+        .col("rtt_mean_s", Column::OptF64(world.flows.iter().map(|f| f.sender.rtt_mean_min().0.map(Time::secs)).collect()))
+        .col("rtt_min_s", Column::OptF64(world.flows.iter().map(|f| f.sender.rtt_mean_min().1.map(Time::secs)).collect()))
+        .col("ooo_delay_mean_s", Column::OptF64(ooo_mean))
+        .col("ooo_delay_p95_s", Column::OptF64(ooo_p95))
+        .col("aggregation_pct", Column::OptF64(aggregation));
 
     let l = &world.links;
     let links = Table::new("links")
@@ -128,6 +132,8 @@ fn collect(model: &Model, world: World, wall_s: f64) -> RunOutput {
 
     let (events, data_packets_delivered) = (world.events_run, world.counts.delivered_data);
     let mut tables = vec![flows, links];
+    let extra = [results::subflows(model, &world), results::interfaces(model, &world), baselines];
     tables.extend(world.into_time_series());
+    tables.extend(extra);
     RunOutput { tables, summary, events, wall_s, data_packets_delivered, flow_bytes_delivered: delivered }
 }

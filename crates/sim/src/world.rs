@@ -7,16 +7,21 @@
 
 use std::time::Instant;
 
+use crate::endpoint::{Receiver, Sender};
 use crate::engine::{EventQueue, Seeds};
-use crate::metrics::sampler::{FlowSample, LinkSample, Sampler};
+use crate::metrics::sampler::{FlowSample, LinkSample, Sampler, SubflowSample};
+use crate::mptcp::{MptcpReceiver, MptcpSender};
+use crate::net::interfaces::Interfaces;
 use crate::net::link::{Link, LinkStats};
 use crate::net::loss::LossModel;
-use crate::net::packet::{Kind, Packet, PacketId, PacketPool};
+use crate::net::packet::{Kind, Packet, PacketId, PacketPool, ANY_INTERFACE};
 use crate::net::queue::DropTail;
 use crate::net::routing::Routes;
 use crate::net::{LinkId, NodeId};
+use crate::router::RouterSet;
+use crate::scenario::model::FlowModel;
 use crate::scenario::Model;
-use crate::tcp::{Io, TcpReceiver, TcpSender, TimerKind};
+use crate::tcp::{Io, TcpReceiver, TimerKind};
 use crate::time::Time;
 
 #[derive(Debug, Clone, Copy)]
@@ -30,6 +35,10 @@ enum Event {
     FlowStart { flow: u32 },
     FlowStop { flow: u32 },
     Timer { flow: u32, kind: TimerKind },
+    /// A router module's control timer (see `router`).
+    RouterTimer { module: u32, token: u32 },
+    /// A scenario's timed path-manager action on an MPTCP flow.
+    PathAction { flow: u32, action: crate::mptcp::Action },
     Sample,
 }
 
@@ -38,8 +47,8 @@ pub struct Flow {
     pub dst: NodeId,
     pub start: Time,
     pub started: bool,
-    pub sender: TcpSender,
-    pub receiver: TcpReceiver,
+    pub sender: Sender,
+    pub receiver: Receiver,
 }
 
 /// Packet counts for the conservation check: sent = delivered + dropped + in flight.
@@ -65,10 +74,18 @@ pub struct World<'m> {
     sampler: Sampler,
     out: Vec<Packet>,
     timers: Vec<(TimerKind, Time)>,
+    routers: RouterSet,
+    pub ifaces: Interfaces,
 }
 
 impl<'m> World<'m> {
     pub fn new(model: &'m Model) -> World<'m> {
+        World::with_flows(model, &model.flows)
+    }
+
+    /// The world of `model` with `flows` instead of its own (the single-path
+    /// baselines of MPTCP flows).
+    pub fn with_flows(model: &'m Model, flow_models: &[FlowModel]) -> World<'m> {
         let seeds = Seeds { master: model.seed };
         let mut events = EventQueue::default();
         let mut links = Vec::with_capacity(model.links.len() * 2);
@@ -102,34 +119,61 @@ impl<'m> World<'m> {
                 events.schedule(at, Event::LinkState { link: i as u32, up });
             }
         }
-        let mut flows = Vec::with_capacity(model.flows.len());
-        for (i, f) in model.flows.iter().enumerate() {
+        let ifaces = Interfaces::of_model(&model.nodes, &model.links);
+        let mut flows = Vec::with_capacity(flow_models.len());
+        for (i, f) in flow_models.iter().enumerate() {
             let id = i as u32;
             events.schedule(f.start, Event::FlowStart { flow: id });
             if let Some(stop) = f.stop {
                 events.schedule(stop, Event::FlowStop { flow: id });
             }
-            flows.push(Flow {
-                src: f.src,
-                dst: f.dst,
-                start: f.start,
-                started: false,
-                sender: TcpSender::new(
-                    id,
-                    f.src,
-                    f.dst,
-                    f.size,
-                    model.header_bytes,
-                    f.tcp.clone(),
-                    seeds.stream(&format!("flow:{}:cc", f.name)),
+            let (sender, receiver) = match &f.mptcp {
+                None => (
+                    Sender::new(
+                        &f.transport,
+                        id,
+                        f.src,
+                        f.dst,
+                        f.size,
+                        model.header_bytes,
+                        f.tcp.clone(),
+                        seeds.stream(&format!("flow:{}:cc", f.name)),
+                    ),
+                    Receiver::Tcp(TcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, f.tcp.clone())),
                 ),
-                receiver: TcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, f.tcp.clone()),
-            });
+                Some(conf) => {
+                    for &(at, action) in &conf.actions {
+                        events.schedule(at, Event::PathAction { flow: id, action });
+                    }
+                    let links = |n: NodeId| ifaces.of(n).iter().map(|i| i.link).collect();
+                    let sender = MptcpSender::new(
+                        id,
+                        &f.name,
+                        seeds,
+                        f.src,
+                        f.dst,
+                        f.size,
+                        model.header_bytes,
+                        f.tcp.clone(),
+                        conf.clone(),
+                        links(f.src),
+                        links(f.dst),
+                    );
+                    let receiver = MptcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, f.tcp.clone());
+                    (Sender::Mptcp(Box::new(sender)), Receiver::Mptcp(Box::new(receiver)))
+                }
+            };
+            flows.push(Flow { src: f.src, dst: f.dst, start: f.start, started: false, sender, receiver });
         }
         if model.sample_interval > Time::ZERO {
             events.schedule(model.sample_interval, Event::Sample);
         }
         let sampler = Sampler::new(model.sample_interval, flows.len(), links.len());
+        let mut routers = RouterSet::new(&model.routers, links.len());
+        routers.start(Time::ZERO, &links);
+        for (at, module, token) in routers.timers.drain(..) {
+            events.schedule(at, Event::RouterTimer { module, token });
+        }
         World {
             now: Time::ZERO,
             duration: model.duration,
@@ -144,6 +188,8 @@ impl<'m> World<'m> {
             sampler,
             out: Vec::new(),
             timers: Vec::new(),
+            routers,
+            ifaces,
         }
     }
 
@@ -190,7 +236,24 @@ impl<'m> World<'m> {
                 }
                 self.flush(flow, at_sender);
             }
+            Event::RouterTimer { module, token } => {
+                self.routers.timer(module, token, self.now, &self.links);
+                self.schedule_router_timers();
+            }
+            Event::PathAction { flow, action } => {
+                if let Sender::Mptcp(s) = &mut self.flows[flow as usize].sender {
+                    s.apply(action, &mut Io { now: self.now, out: &mut self.out, timers: &mut self.timers });
+                }
+                self.flush(flow, true);
+            }
             Event::Sample => self.sample(),
+        }
+    }
+
+    /// Schedules the control timers that router modules asked for.
+    fn schedule_router_timers(&mut self) {
+        for (at, module, token) in self.routers.timers.drain(..) {
+            self.events.schedule(at, Event::RouterTimer { module, token });
         }
     }
 
@@ -201,8 +264,14 @@ impl<'m> World<'m> {
         let mut out = std::mem::take(&mut self.out);
         for p in out.drain(..) {
             self.counts.sent += 1;
+            let src_if = p.src_if;
             let id = self.pool.insert(p);
-            self.forward(id, node);
+            if src_if == ANY_INTERFACE {
+                self.forward(id, node);
+            } else {
+                // Bound to an interface: it leaves over that interface's link.
+                self.offer(self.ifaces.get(node, src_if).out, id);
+            }
         }
         self.out = out;
         for (kind, at) in self.timers.drain(..) {
@@ -217,7 +286,14 @@ impl<'m> World<'m> {
 
     fn forward(&mut self, id: PacketId, at: NodeId) {
         let p = self.pool.get(id);
-        match self.routes.next_hop(at, p.dst, p.flow, self.ecmp) {
+        let hop = if p.dst_if == ANY_INTERFACE {
+            self.routes.next_hop(at, p.dst, p.flow, self.ecmp)
+        } else {
+            // Subflows of one connection hash apart over equal-cost paths, as their ports would.
+            let key = p.flow ^ (p.subflow as u32).wrapping_mul(0x9e37_79b9);
+            self.ifaces.next_hop(self.routes, at, p.dst, p.dst_if, key, self.ecmp)
+        };
+        match hop {
             Some(link) => self.offer(link, id),
             // Validation guarantees routes between flow endpoints; count it anyway.
             None => self.drop_packet(id),
@@ -231,6 +307,9 @@ impl<'m> World<'m> {
             link.stats.drops_down += 1;
             return self.drop_packet(id);
         }
+        self.routers.offer(l, self.pool.get_mut(id), self.now, &self.links);
+        self.schedule_router_timers();
+        let link = &mut self.links[l as usize];
         if link.queue.len_packets() == 0 && self.now >= link.busy_until {
             return self.start_tx(l, id);
         }
@@ -247,6 +326,8 @@ impl<'m> World<'m> {
     }
 
     fn start_tx(&mut self, l: LinkId, id: PacketId) {
+        self.routers.transmit(l, self.pool.get_mut(id), self.now, &self.links);
+        self.schedule_router_timers();
         let link = &mut self.links[l as usize];
         let size = self.pool.get(id).size;
         let finish = link.capacity.finish_time(self.now, size);
@@ -284,6 +365,8 @@ impl<'m> World<'m> {
         }
         let node = link.to;
         let p = self.pool.get(id);
+        link.stats.bytes_delivered += p.size as u64;
+        link.stats.packets_delivered += 1;
         if node != p.dst {
             return self.forward(id, node);
         }
@@ -320,13 +403,20 @@ impl<'m> World<'m> {
                 self.drop_packet(id);
             }
         }
+        // MPTCP connections see their interfaces go down and come back.
+        for flow in 0..self.flows.len() {
+            if let Sender::Mptcp(s) = &mut self.flows[flow].sender {
+                s.interface_event(link, up, &mut Io { now: self.now, out: &mut self.out, timers: &mut self.timers });
+                self.flush(flow as u32, true);
+            }
+        }
     }
 
     fn sample(&mut self) {
         let s = &mut self.sampler;
         let now = self.now;
         for (i, f) in self.flows.iter().enumerate() {
-            let done = f.receiver.finished_at.is_some_and(|t| t < now);
+            let done = f.receiver.finished_at().is_some_and(|t| t < now);
             if !f.started || done {
                 continue;
             }
@@ -335,13 +425,28 @@ impl<'m> World<'m> {
                 i as u32,
                 FlowSample {
                     delivered: f.receiver.delivered(),
-                    cwnd: f.sender.ccs.cwnd,
-                    srtt: f.sender.rtt.srtt(),
+                    cwnd: f.sender.cwnd(),
+                    srtt: f.sender.srtt(),
                     in_flight: f.sender.in_flight(),
-                    pacing_rate: f.sender.ccs.pacing_rate,
-                    bw_estimate: f.sender.cc().bandwidth_estimate(),
+                    pacing_rate: f.sender.pacing_rate(),
+                    bw_estimate: f.sender.bw_estimate(),
+                    imbalance: f.sender.imbalance(),
                 },
             );
+            if let (Sender::Mptcp(tx), Receiver::Mptcp(rx)) = (&f.sender, &f.receiver) {
+                for (j, sf) in tx.subflows().iter().enumerate() {
+                    if sf.state != crate::mptcp::sender::SubflowState::Open {
+                        continue;
+                    }
+                    let sample = SubflowSample {
+                        delivered: rx.subflow_delivered(j),
+                        cwnd: sf.sender.ccs.cwnd,
+                        srtt: sf.sender.rtt.srtt(),
+                        in_flight: sf.sender.in_flight(),
+                    };
+                    s.subflow(now, i as u32, j as u32, sample);
+                }
+            }
         }
         for (i, l) in self.links.iter().enumerate() {
             s.link(
@@ -367,7 +472,7 @@ impl<'m> World<'m> {
     }
 
     /// The time series (empty tables when sampling is off).
-    pub fn into_time_series(self) -> [crate::metrics::Table; 2] {
+    pub fn into_time_series(self) -> [crate::metrics::Table; 3] {
         self.sampler.into_tables()
     }
 }

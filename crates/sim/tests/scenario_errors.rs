@@ -135,3 +135,33 @@ fn a_refused_link_is_not_reported_again_as_a_missing_route() {
     assert_names(&e, "links[2].a", "empty interface name");
     assert!(!e.contains("no route"), "{e}");
 }
+
+#[test]
+fn router_module_name_parameters_and_links_are_checked() {
+    let e = load_err(&with(&format!("{LINKS}[routers]\nmodule = \"red\"\n")));
+    assert_names(&e, "routers.module", "unknown router module 'red' (known: rcp)");
+    let e = load_err(&with(&format!("{LINKS}[routers]\nmodule = \"rcp\"\n[routers.params]\nalpha = 0\nbta = 1.0\n")));
+    assert_names(&e, "routers.params.alpha", "must be positive");
+    assert!(e.contains("routers.params.bta: unknown parameter for rcp (known: alpha, beta,"), "{e}");
+    let hosts = "[[links]]\na = \"a\"\nb = \"b\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\nname = \"direct\"\n";
+    let e = load_err(&with(&format!("{LINKS}{hosts}[routers]\nmodule = \"rcp\"\nlinks = [\"a-r\", \"nope\", \"direct\", \"a-r\"]\n")));
+    assert_names(&e, "routers.links[1]", "unknown link 'nope'");
+    assert!(e.contains("routers.links[2]: link 'direct' joins two hosts"), "{e}");
+    assert!(e.contains("routers.links[3]: link 'a-r' is listed twice"), "{e}");
+}
+
+#[test]
+fn rcp_flows_need_rcp_routers_on_their_path_and_a_handshake() {
+    let flow = "[[flows]]\nsrc = \"a\"\ndst = \"b\"\ntransport = \"rcp\"\n";
+    let e = load_err(&with(&format!("{LINKS}{flow}")));
+    assert_names(&e, "flows[0].transport", "needs an RCP router on its path");
+    // The module runs only on r's side of a-r, which the data does not leave r by.
+    let e = load_err(&with(&format!("{LINKS}{flow}[routers]\nmodule = \"rcp\"\nlinks = [\"a-r\"]\n")));
+    assert_names(&e, "flows[0].transport", "needs an RCP router on its path");
+    let e = load_err(&with(&format!("{LINKS}{flow}tcp = {{ cc = \"cubic\", handshake = false }}\n[routers]\nmodule = \"rcp\"\n")));
+    assert_names(&e, "flows[0].tcp.cc", "does not apply to transport 'rcp'");
+    assert!(e.contains("flows[0].tcp.handshake: transport 'rcp' learns its first rate from the SYN exchange"), "{e}");
+    assert!(!e.contains("needs an RCP router"), "{e}");
+    let e = load_err(&with(&format!("{LINKS}[[flows]]\nsrc = \"a\"\ndst = \"b\"\ntransport = \"udp\"\n")));
+    assert_names(&e, "flows[0].transport", "unknown transport 'udp' (known: tcp, rcp");
+}

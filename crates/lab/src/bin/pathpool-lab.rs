@@ -1,7 +1,7 @@
 //! `pathpool-lab up SCENARIO`: build the scenario's testbed (namespaces,
-//! links, addresses, routes), print it, keep it until standard input closes
-//! or a signal arrives, then remove it — for looking around with
-//! `ip netns exec`.
+//! emulated links, addresses, routes), print it, keep it until standard
+//! input closes or a signal arrives, print what each link direction carried,
+//! then remove it — for looking around with `ip netns exec`.
 //! `pathpool-lab clean`: remove namespaces left by crashed runs.
 
 use std::io::Read;
@@ -34,6 +34,12 @@ fn up(path: &Path) -> Result<(), String> {
     println!("ready: close standard input or press Ctrl-C to remove {}*", testbed.prefix());
     let mut sink = Vec::new();
     std::io::stdin().read_to_end(&mut sink).map_err(|e| e.to_string())?;
+    for d in testbed.emulator().stats() {
+        println!(
+            "{}: {} packets, {} bytes; drops: queue {}, loss {}, down {}",
+            d.name, d.packets, d.bytes, d.drops_queue, d.drops_loss, d.drops_down
+        );
+    }
     drop(testbed);
     println!("removed");
     Ok(())

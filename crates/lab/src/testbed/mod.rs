@@ -1,11 +1,12 @@
-//! The testbed: a scenario's nodes as network namespaces, its links as veth
-//! pairs, addressed and routed as `plan` lays out, with MPTCP enabled.
+//! The testbed: a scenario's nodes as network namespaces, its links
+//! emulated (`crate::emulator`: each node interface is a veth whose peer is
+//! an emulator end), addressed and routed as `plan` lays out, with MPTCP
+//! enabled.
 //!
 //! Everything is named with a fresh run prefix (`prefix.rs`) and removed
 //! when the `Testbed` is dropped — on success, on error (a half-built
 //! testbed drops what it made) and on panic — and on SIGINT/SIGTERM/SIGHUP
-//! (`interrupt.rs`). Links are plain veth pairs for now: the link emulator
-//! will sit between their ends.
+//! (`interrupt.rs`).
 
 pub mod interrupt;
 pub mod plan;
@@ -15,6 +16,7 @@ use std::io;
 
 use pathpool_sim::Model;
 
+use crate::emulator::{self, netdev, Emulator};
 use crate::netns::Netns;
 use crate::prefix::run_prefix;
 use crate::preflight::{self, Unavailable};
@@ -48,9 +50,13 @@ impl From<io::Error> for Error {
 pub struct Testbed {
     prefix: String,
     plan: Plan,
+    /// Declared first: its forwarders stop before their interfaces go.
+    emulator: Emulator,
     /// In `plan.nodes` order. Declared before the registration so that the
     /// namespaces are gone before a signal would stop looking for them.
     namespaces: Vec<Netns>,
+    /// Holds the emulator's ends of every link.
+    _emulator_ns: Netns,
     _signals: interrupt::Registration,
 }
 
@@ -81,14 +87,24 @@ impl Testbed {
             namespaces.push(ns);
             namespaces.last().expect("just pushed").sysctls(&sysctls)?;
         }
-        for link in &plan.links {
-            let (a, b) = (&namespaces[link.a.0], &namespaces[link.b.0]);
-            a.ip(&["link", "add", &link.a.1, "type", "veth", "peer", "name", &link.b.1, "netns", b.name()])?;
+        let emulator_ns = Netns::create(&format!("{prefix}{}", emulator::NAMESPACE))?;
+        // Set before the emulator's ends exist, so they get no IPv6 link-local address either.
+        emulator_ns.sysctls(&[("net.ipv6.conf.all.disable_ipv6", "1"), ("net.ipv6.conf.default.disable_ipv6", "1")])?;
+        let mut ends_up = Vec::with_capacity(plan.links.len() * 2);
+        for (i, link) in plan.links.iter().enumerate() {
+            for (end, (node, iface)) in emulator::ends(i).into_iter().zip([&link.a, &link.b]) {
+                let peer_ns = namespaces[*node].name();
+                emulator_ns.ip(&["link", "add", &end, "type", "veth", "peer", "name", iface, "netns", peer_ns])?;
+                ends_up.push(format!("link set {end} up"));
+            }
         }
+        emulator_ns.ip_batch(&ends_up)?;
         for (node, ns) in plan.nodes.iter().zip(&namespaces) {
+            ns.run(|| node.interfaces.iter().try_for_each(|i| netdev::disable_offloads(&i.name)))??;
             ns.ip_batch(&commands(node))?;
         }
-        Ok(Testbed { prefix, plan, namespaces, _signals: signals })
+        let emulator = Emulator::start(model, &emulator_ns)?;
+        Ok(Testbed { prefix, plan, emulator, namespaces, _emulator_ns: emulator_ns, _signals: signals })
     }
 
     /// The prefix of every namespace of this testbed.
@@ -98,6 +114,11 @@ impl Testbed {
 
     pub fn plan(&self) -> &Plan {
         &self.plan
+    }
+
+    /// The link emulator: its clock (model time zero) and per-direction counters.
+    pub fn emulator(&self) -> &Emulator {
+        &self.emulator
     }
 
     /// The namespace of node `name`.

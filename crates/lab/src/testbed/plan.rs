@@ -1,7 +1,8 @@
 //! From a validated scenario to the network the lab builds: one namespace per
-//! node, one veth pair per link, an IPv4 /24 per link, static routes that
-//! follow the simulator's routing, and per-interface source routing on
-//! multi-homed hosts. Pure: nothing here touches the system.
+//! node, one interface at each end of a link (joined through the link
+//! emulator), an IPv4 /24 per link, static routes that follow the
+//! simulator's routing, and per-interface source routing on multi-homed
+//! hosts. Pure: nothing here touches the system.
 //!
 //! Addressing: link i (0-based, in the model's order) gets 10.H.L.0/24 with
 //! H.L = i + 1 as a 16-bit number; its `a` end is .1 and its `b` end .2.

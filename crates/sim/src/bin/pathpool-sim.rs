@@ -95,6 +95,7 @@ fn print_tsv(t: &Table) {
             .map(|(_, c)| match c {
                 Column::U32(v) => v[row].to_string(),
                 Column::U64(v) => v[row].to_string(),
+                Column::I64(v) => v[row].to_string(),
                 Column::F64(v) => format!("{:.6}", v[row]),
                 Column::Bool(v) => v[row].to_string(),
                 Column::Str(v) => v[row].clone(),

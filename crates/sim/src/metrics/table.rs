@@ -5,6 +5,7 @@
 pub enum Column {
     U32(Vec<u32>),
     U64(Vec<u64>),
+    I64(Vec<i64>),
     F64(Vec<f64>),
     Bool(Vec<bool>),
     Str(Vec<String>),
@@ -32,6 +33,7 @@ impl Table {
         self.columns.first().map_or(0, |(_, c)| match c {
             Column::U32(v) => v.len(),
             Column::U64(v) => v.len(),
+            Column::I64(v) => v.len(),
             Column::F64(v) => v.len(),
             Column::Bool(v) => v.len(),
             Column::Str(v) => v.len(),

@@ -58,8 +58,14 @@ impl MahimahiLink {
     /// (or at or below, with `inclusive`).
     fn count_before(&self, trace_ns: u64, inclusive: bool) -> u64 {
         let period_ns = self.period_ms * 1_000_000;
-        let cycles = trace_ns / period_ns;
-        let within = trace_ns - cycles * period_ns;
+        let mut cycles = trace_ns / period_ns;
+        let mut within = trace_ns - cycles * period_ns;
+        if !inclusive && within == 0 && cycles > 0 {
+            // At a period boundary, the previous cycle's opportunities stamped
+            // with the period itself happen now: they are not before it.
+            cycles -= 1;
+            within = period_ns;
+        }
         let idx = self.opportunities_ms.partition_point(|&ms| {
             let ns = ms * 1_000_000;
             if inclusive { ns <= within } else { ns < within }
@@ -130,6 +136,18 @@ impl Capacity {
             Capacity::Mahimahi(m) => m.bits_until(t),
         }
     }
+
+    /// The rate at time `t`, bit/s: a schedule's current step; for a
+    /// Mahimahi trace, which has no instantaneous rate, its mean over one period.
+    pub fn rate_at(&self, t: Time) -> f64 {
+        match self {
+            Capacity::Constant { bps } => *bps,
+            Capacity::Schedule { steps } => steps[steps.partition_point(|s| s.0 <= t).saturating_sub(1)].1,
+            Capacity::Mahimahi(m) => {
+                m.opportunities_ms.len() as f64 * MAHIMAHI_MTU as f64 * 8.0 / (m.period_ms as f64 / 1e3)
+            }
+        }
+    }
 }
 
 fn schedule_finish(steps: &[(Time, f64)], start: Time, bytes: u32) -> Time {
@@ -175,6 +193,22 @@ mod tests {
         // 1000 bytes need 1 ms at 8 Mb/s: 0.5 ms before the outage, 0.5 ms after it.
         assert_eq!(c.finish_time(Time::ZERO, 1000), Time::from_micros(1500));
         assert!((c.bits_until(Time::from_millis(2)) - 8e6 * 0.0015).abs() < 1e-6);
+        assert_eq!(c.rate_at(Time::from_micros(499)), 8e6);
+        assert_eq!(c.rate_at(Time::from_micros(500)), 0.0);
+        assert_eq!(c.rate_at(Time::from_secs(9)), 8e6);
+    }
+
+    #[test]
+    fn mahimahi_period_boundary_keeps_its_opportunities() {
+        // Two opportunities a millisecond (24 Mb/s): a saturated link uses both each time.
+        let mut m = Capacity::Mahimahi(MahimahiLink::new(vec![1, 1], Time::ZERO));
+        let mut t = Time::ZERO;
+        let mut finishes = Vec::new();
+        for _ in 0..6 {
+            t = m.finish_time(t, 1500);
+            finishes.push(t.nanos() / 1_000_000);
+        }
+        assert_eq!(finishes, vec![1, 1, 2, 2, 3, 3]);
     }
 
     #[test]
@@ -192,5 +226,7 @@ mod tests {
         assert_eq!(m.finish_time(Time::from_millis(5), 1500), Time::from_millis(6));
         // Capacity over [0, 6 ms]: opportunities at 1,1,3,4,4,6.
         assert_eq!(m.bits_until(Time::from_millis(6)), 6.0 * 12000.0);
+        // Three 1500-byte opportunities every 3 ms.
+        assert_eq!(m.rate_at(Time::ZERO), 12e6);
     }
 }

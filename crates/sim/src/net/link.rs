@@ -16,6 +16,9 @@ use crate::time::Time;
 pub struct LinkStats {
     pub bytes_sent: u64,
     pub packets_sent: u64,
+    /// Wire bytes and packets that reached the far end (per-interface accounting).
+    pub bytes_delivered: u64,
+    pub packets_delivered: u64,
     pub drops_queue: u64,
     pub drops_loss: u64,
     pub drops_down: u64,

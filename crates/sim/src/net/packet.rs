@@ -19,6 +19,19 @@ pub type SackBlock = (u64, u64);
 /// At most 3 blocks fit beside the timestamp option (RFC 2018 §3).
 pub const MAX_SACK_BLOCKS: usize = 3;
 
+/// RCP's congestion header (Dukkipati, "Rate Control Protocol (RCP)", PhD
+/// thesis, Stanford 2007): carried by the SYN and data segments of RCP flows
+/// and echoed back in their SYN-ACK and ACKs. As in the ns-2 RCP agent it
+/// adds no wire bytes, so RCP and TCP packets are the same size.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RcpHeader {
+    /// Rate the path can give the flow, wire bit/s: the sender writes the
+    /// rate it wants (infinite: any) and each RCP router lowers it to its R(t).
+    pub rate_bps: f64,
+    /// The sender's RTT estimate, which routers average into d (zero: none yet).
+    pub rtt: Time,
+}
+
 #[derive(Debug, Clone)]
 pub struct Packet {
     pub flow: u32,
@@ -45,6 +58,33 @@ pub struct Packet {
     /// The link epoch when the packet was put on the wire; a link that goes
     /// down bumps its epoch and packets of an older epoch are lost.
     pub epoch: u32,
+    /// RCP flows only (None for TCP).
+    pub rcp: Option<RcpHeader>,
+    /// Source and destination interface (indices into each node's interfaces,
+    /// `net::interfaces`): a multi-homed host sends from `src_if` and routers
+    /// deliver over `dst_if`'s link. `ANY_INTERFACE` routes by node alone,
+    /// as single-path flows do.
+    pub src_if: u16,
+    pub dst_if: u16,
+    /// The MPTCP subflow this packet belongs to (0 for single-path flows).
+    pub subflow: u16,
+    /// MPTCP's Data Sequence Signal (RFC 8684 §3.3); None for single-path flows.
+    pub dss: Option<Dss>,
+}
+
+/// Interface index meaning "route by node": no interface is bound.
+pub const ANY_INTERFACE: u16 = u16::MAX;
+
+/// The DSS option of an MPTCP subflow packet (RFC 8684 §3.3), reduced to what
+/// the simulator needs: the data sequence number of a data segment's first
+/// payload byte (its mapping, §3.3.1) and, on ACKs, the cumulative Data ACK
+/// (§3.3.2). The ACK's `rwnd` is then the connection-level receive window,
+/// relative to the Data ACK (§3.3.4). It adds no wire bytes (`header_bytes`
+/// stays the only header size).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Dss {
+    pub dsn: u64,
+    pub data_ack: u64,
 }
 
 impl Packet {
@@ -65,6 +105,11 @@ impl Packet {
             n_sack: 0,
             retransmission: false,
             epoch: 0,
+            rcp: None,
+            src_if: ANY_INTERFACE,
+            dst_if: ANY_INTERFACE,
+            subflow: 0,
+            dss: None,
         }
     }
 

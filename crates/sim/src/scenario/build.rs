@@ -75,6 +75,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         })
         .collect();
     let routes = Routes::compute(&is_router, &edges, sc.sim.routing);
+    let routers = super::routers::resolve(sc.routers.as_ref(), &nodes, &links, &mut p);
 
     let defaults = resolve_tcp(&TcpConfig::default(), &sc.tcp, "tcp", &mut p);
     let mut flows = Vec::new();
@@ -94,9 +95,21 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     // Routes are only meaningful once every link was built: a refused link
     // would otherwise show up again as "no route" for the flows crossing it.
     let links_ok = links.len() == link_specs.len();
+    let rcp_dirs = super::rcp::rcp_directions(&routers, 2 * links.len());
+    let ifaces = crate::net::interfaces::Interfaces::of_model(&nodes, &links);
+    let net = super::mptcp::Network { nodes: &nodes, links: &links, ifaces: &ifaces, routes: &routes, is_router: &is_router, duration };
     let flows: Vec<FlowModel> = flows
         .into_iter()
-        .filter_map(|(field, f)| resolve_flow_ends(f, &field, &by_name, &nodes, &routes, links_ok, &mut p))
+        .enumerate()
+        .filter_map(|(i, (field, mut f))| {
+            let mptcp = f.mptcp.take();
+            let mut m = resolve_flow_ends(f, &field, &by_name, &nodes, &routes, links_ok, &mut p)?;
+            if links_ok {
+                super::rcp::check_flow(&m, i as u32, &field, &rcp_dirs, &links, &routes, sc.sim.ecmp, &mut p);
+                m.mptcp = mptcp.and_then(|spec| super::mptcp::resolve(&spec, &m, &field, &net, &mut p));
+            }
+            Some(m)
+        })
         .collect();
 
     let model = Model {
@@ -110,6 +123,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         links,
         flows,
         routes,
+        routers,
     };
     p.into_result(&src.name, model)
 }
@@ -459,11 +473,14 @@ struct PendingFlow {
     model: FlowModel,
     src: String,
     dst: String,
+    /// MPTCP flows: the settings to resolve once the ends are known.
+    mptcp: Option<super::mptcp::MptcpSpec>,
 }
 
 fn check_transport(t: &str, field: &str, p: &mut Problems) {
-    if t != "tcp" {
-        p.add(format!("{field}.transport"), format!("unknown transport '{t}' (known: tcp)"));
+    const KNOWN: [&str; 3] = ["tcp", "rcp", "mptcp"];
+    if !KNOWN.contains(&t) {
+        p.add(format!("{field}.transport"), format!("unknown transport '{t}' (known: {})", KNOWN.join(", ")));
     }
 }
 
@@ -476,6 +493,8 @@ fn expand_flow(
     p: &mut Problems,
 ) {
     check_transport(&f.transport, field, p);
+    super::rcp::check_flow_spec(&f.transport, &f.tcp, field, p);
+    super::mptcp::check_spec(&f.transport, f.mptcp.as_ref(), field, p);
     let tcp = resolve_tcp(defaults, &f.tcp, &format!("{field}.tcp"), p);
     if f.size.is_some_and(|s| s.0 == 0) {
         p.add(format!("{field}.size"), "must be positive (omit it for a bulk transfer)");
@@ -518,9 +537,11 @@ fn expand_flow(
                     stop: f.stop.map(|s| s.0),
                     transport: f.transport.clone(),
                     tcp: tcp.clone(),
+                    mptcp: None,
                 },
                 src: sub(&f.src),
                 dst: sub(&f.dst),
+                mptcp: (f.transport == "mptcp").then(|| f.mptcp.clone().unwrap_or_default()),
             },
         ));
     }
@@ -543,6 +564,7 @@ fn expand_workload(
     let field = format!("workloads[{index}]");
     let WorkloadSpec::PoissonPareto { name, src, dst, load, capacity, mean_size, shape, flows, start, transport, tcp } = w;
     check_transport(transport, &field, p);
+    super::rcp::check_flow_spec(transport, tcp, &field, p);
     let tcp = resolve_tcp(defaults, tcp, &format!("{field}.tcp"), p);
     let before = p.list.len();
     if src.is_empty() {
@@ -596,9 +618,11 @@ fn expand_workload(
                     stop: None,
                     transport: transport.clone(),
                     tcp: tcp.clone(),
+                    mptcp: None,
                 },
                 src: s.clone(),
                 dst: d.clone(),
+                mptcp: (transport == "mptcp").then(Default::default),
             },
         ));
     }

@@ -4,6 +4,9 @@
 pub mod build;
 pub mod error;
 pub mod model;
+pub mod mptcp;
+pub mod rcp;
+pub mod routers;
 pub mod spec;
 
 use std::path::PathBuf;

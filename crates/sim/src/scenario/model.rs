@@ -21,6 +21,17 @@ pub struct Model {
     pub links: Vec<LinkModel>,
     pub flows: Vec<FlowModel>,
     pub routes: Routes,
+    /// Router-module instances (`[routers]`), one per router that runs one.
+    pub routers: Vec<RouterModel>,
+}
+
+/// A router module running on `node` for its outgoing directions `links`.
+pub struct RouterModel {
+    pub node: NodeId,
+    pub module: String,
+    pub params: crate::cc::ParamTable,
+    /// Link directions (`LinkId`s), each leaving `node`.
+    pub links: Vec<crate::net::LinkId>,
 }
 
 pub struct NodeModel {
@@ -52,6 +63,7 @@ pub struct DirectionModel {
     pub capacity: Capacity,
 }
 
+#[derive(Clone)]
 pub struct FlowModel {
     pub name: String,
     pub src: NodeId,
@@ -63,4 +75,6 @@ pub struct FlowModel {
     pub stop: Option<Time>,
     pub transport: String,
     pub tcp: TcpConfig,
+    /// `transport = "mptcp"` only.
+    pub mptcp: Option<crate::mptcp::MptcpConfig>,
 }

@@ -30,6 +30,22 @@ pub struct Scenario {
     pub flows: Vec<FlowSpec>,
     #[serde(default)]
     pub workloads: Vec<WorkloadSpec>,
+    /// A router module (RCP) on routers' outgoing link directions.
+    pub routers: Option<RoutersSpec>,
+}
+
+/// `[routers]`: which router module runs, where, with which parameters.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoutersSpec {
+    /// Module name (`rcp`).
+    pub module: String,
+    /// Names of the links whose router-side directions run the module;
+    /// omitted: every direction leaving a router.
+    pub links: Option<Vec<String>>,
+    /// The module's parameters, e.g. `[routers.params] alpha = 0.1`.
+    #[serde(default)]
+    pub params: crate::cc::ParamTable,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -264,6 +280,9 @@ pub struct FlowSpec {
     /// Per-flow TCP parameters over the scenario's `[tcp]` defaults.
     #[serde(default)]
     pub tcp: TcpSpec,
+    /// With `transport = "mptcp"`: scheduler, coupling, path manager, timed
+    /// actions (`scenario::mptcp`).
+    pub mptcp: Option<super::mptcp::MptcpSpec>,
 }
 
 fn default_transport() -> String {

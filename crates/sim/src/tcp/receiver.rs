@@ -4,7 +4,7 @@
 //! advertised window is the buffer minus the out-of-order bytes held.
 
 use crate::engine::timer::{Fire, Timer};
-use crate::net::packet::{Kind, Packet, SackBlock, MAX_SACK_BLOCKS};
+use crate::net::packet::{Kind, Packet, RcpHeader, SackBlock, MAX_SACK_BLOCKS};
 use crate::net::NodeId;
 use crate::tcp::{Io, TcpConfig, TimerKind};
 use crate::time::Time;
@@ -30,6 +30,8 @@ pub struct TcpReceiver {
     last_ack_sent: u64,
     unacked_segments: u32,
     delack_timer: Timer,
+    /// RCP flows: the header of the latest data segment, echoed in every ACK.
+    rcp_echo: Option<RcpHeader>,
     /// When the last byte reached the application.
     pub finished_at: Option<Time>,
     pub packets_sent: u64,
@@ -52,6 +54,7 @@ impl TcpReceiver {
             last_ack_sent: 0,
             unacked_segments: 0,
             delack_timer: Timer::default(),
+            rcp_echo: None,
             finished_at: None,
             packets_sent: 0,
         }
@@ -73,6 +76,7 @@ impl TcpReceiver {
                 a.ts_val = io.now;
                 a.ts_ecr = p.ts_val;
                 a.rwnd = self.rwnd();
+                a.rcp = p.rcp;
                 self.packets_sent += 1;
                 io.out.push(a);
             }
@@ -82,6 +86,7 @@ impl TcpReceiver {
     }
 
     fn on_data(&mut self, p: &Packet, io: &mut Io) {
+        self.rcp_echo = p.rcp;
         let (start, end) = (p.seq, p.seq + p.len as u64);
         if end > self.rcv_nxt + self.cfg.rcv_buffer {
             // Beyond the window we could ever have advertised: discard, but say where we are.
@@ -166,6 +171,7 @@ impl TcpReceiver {
         a.ack = self.rcv_nxt;
         self.last_ack_sent = self.rcv_nxt;
         a.rwnd = self.rwnd();
+        a.rcp = self.rcp_echo;
         a.ts_val = io.now;
         a.ts_ecr = self.ts_recent;
         a.sack[..n].copy_from_slice(&self.recent[..n]);

@@ -6,7 +6,10 @@
 //! (`tcp_packets_in_flight`), in bytes here.
 //!
 //! Each segment also carries its delivery-rate stamp (`rate_sample::TxStamp`),
-//! handed back when the segment is first (S)ACKed.
+//! handed back when the segment is first (S)ACKed, and its data sequence
+//! number: an MPTCP subflow retransmits a segment with the mapping it was
+//! first sent with (RFC 8684 §3.3.1), and hands its outstanding mappings to
+//! the connection for reinjection (§3.3.6).
 
 use std::collections::VecDeque;
 
@@ -16,6 +19,8 @@ use crate::tcp::rate_sample::TxStamp;
 struct Segment {
     start: u64,
     len: u32,
+    /// Data sequence number of the first byte (equal to `start` for single-path TCP).
+    dsn: u64,
     sacked: bool,
     lost: bool,
     /// A retransmission of this segment is in flight.
@@ -51,8 +56,25 @@ pub struct Scoreboard {
 
 impl Scoreboard {
     pub fn push(&mut self, start: u64, len: u32, tx: TxStamp) {
-        self.segs.push_back(Segment { start, len, sacked: false, lost: false, retransmitted: false, tx });
+        self.push_mapped(start, len, start, tx);
+    }
+
+    /// Pushes a segment whose first byte has data sequence number `dsn`.
+    pub fn push_mapped(&mut self, start: u64, len: u32, dsn: u64, tx: TxStamp) {
+        self.segs.push_back(Segment { start, len, dsn, sacked: false, lost: false, retransmitted: false, tx });
         self.outstanding += len as u64;
+    }
+
+    /// The data sequence number of the outstanding segment starting at `start`.
+    pub fn dsn_at(&self, start: u64) -> u64 {
+        let s = &self.segs[self.index_of(start)];
+        debug_assert_eq!(s.start, start);
+        s.dsn
+    }
+
+    /// (dsn, len) of every outstanding segment, SACKed ones included, in sequence order.
+    pub fn mappings(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        self.segs.iter().map(|s| (s.dsn, s.len))
     }
 
     pub fn is_empty(&self) -> bool {

@@ -16,11 +16,15 @@
 //!   time pacing, `tcp_wstamp_ns`), released by the pacing timer.
 //! - PRR sets cwnd in fast recovery unless the algorithm owns its recovery
 //!   window (BBR), as Linux skips `tcp_cwnd_reduction` for `cong_control`.
+//! - New data comes from the application's byte stream or, for an MPTCP
+//!   subflow, from chunks the connection pushes into it (`Source`).
+
+use std::collections::VecDeque;
 
 use crate::cc::{self, AckInfo, CcState, Congestion, CongestionControl};
 use crate::engine::timer::{Fire, Timer};
 use crate::engine::RngStream;
-use crate::net::packet::{Kind, Packet};
+use crate::net::packet::{Dss, Kind, Packet};
 use crate::net::NodeId;
 use crate::tcp::prr::Prr;
 use crate::tcp::rate_sample::RateEstimator;
@@ -53,6 +57,18 @@ pub struct SenderStats {
     pub packets_sent: u64,
 }
 
+/// Where the sender's new data comes from.
+enum Source {
+    /// A single-path application's byte stream: bytes [0, limit) have been
+    /// handed over (u64::MAX: bulk). The peer's receive window applies.
+    App { limit: u64 },
+    /// An MPTCP connection's chunks (dsn, len), pushed only while this
+    /// subflow has room in its window (Linux's push model,
+    /// `mptcp_push_pending`). The connection applies the connection-level
+    /// receive window (RFC 8684 §3.3.4); the subflow's own does not limit.
+    Mapped { queue: VecDeque<(u64, u32)>, bytes: u64 },
+}
+
 pub struct TcpSender {
     flow: u32,
     src: NodeId,
@@ -63,8 +79,7 @@ pub struct TcpSender {
     pub ccs: CcState,
     state: State,
     recovery: Recovery,
-    /// Bytes the application has handed over so far (u64::MAX: bulk).
-    app_limit: u64,
+    source: Source,
     snd_una: u64,
     snd_nxt: u64,
     /// Peer's advertised receive window.
@@ -96,8 +111,26 @@ impl TcpSender {
         cfg: TcpConfig,
         rng: RngStream,
     ) -> TcpSender {
+        let cc = cc::make(&cfg.cc, &cfg.cc_params, rng);
+        TcpSender::build(flow, src, dst, Source::App { limit: size.unwrap_or(u64::MAX) }, header_bytes, cfg, cc)
+    }
+
+    /// An MPTCP subflow's sender with congestion control `cc` (possibly
+    /// coupled): its data is what the connection pushes (`push_mapped`).
+    pub fn subflow(flow: u32, src: NodeId, dst: NodeId, header_bytes: u32, cfg: TcpConfig, cc: Box<dyn CongestionControl>) -> TcpSender {
+        TcpSender::build(flow, src, dst, Source::Mapped { queue: VecDeque::new(), bytes: 0 }, header_bytes, cfg, cc)
+    }
+
+    fn build(
+        flow: u32,
+        src: NodeId,
+        dst: NodeId,
+        source: Source,
+        header_bytes: u32,
+        cfg: TcpConfig,
+        mut cc: Box<dyn CongestionControl>,
+    ) -> TcpSender {
         let mss = cfg.mss as u64;
-        let mut cc = cc::make(&cfg.cc, &cfg.cc_params, rng);
         let mut ccs = CcState { cwnd: cfg.initial_window as u64 * mss, ssthresh: u64::MAX, mss, ..CcState::default() };
         cc.init(&mut ccs);
         TcpSender {
@@ -110,7 +143,7 @@ impl TcpSender {
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             state: State::Idle,
             recovery: Recovery::Open,
-            app_limit: size.unwrap_or(u64::MAX),
+            source,
             snd_una: 0,
             snd_nxt: 0,
             rwnd: cfg.rcv_buffer,
@@ -162,7 +195,65 @@ impl TcpSender {
 
     /// A bulk application stops writing: what was sent is all there will be.
     pub fn stop_writing(&mut self) {
-        self.app_limit = self.app_limit.min(self.snd_nxt);
+        if let Source::App { limit } = &mut self.source {
+            *limit = (*limit).min(self.snd_nxt);
+        }
+    }
+
+    pub fn is_established(&self) -> bool {
+        self.state == State::Established
+    }
+
+    /// In loss recovery after a retransmission timeout (Linux's CA_Loss).
+    pub fn in_loss_recovery(&self) -> bool {
+        matches!(self.recovery, Recovery::Loss { .. })
+    }
+
+    /// Neither in fast recovery nor in loss recovery (Linux's CA_Open).
+    pub fn in_open_state(&self) -> bool {
+        self.recovery == Recovery::Open
+    }
+
+    /// An MPTCP subflow takes chunk [dsn, dsn + len) to send as new data.
+    pub fn push_mapped(&mut self, dsn: u64, len: u32) {
+        let Source::Mapped { queue, bytes } = &mut self.source else { panic!("push_mapped on a single-path sender") };
+        queue.push_back((dsn, len));
+        *bytes += len as u64;
+    }
+
+    /// Bytes pushed by the connection and not yet sent.
+    pub fn queued_bytes(&self) -> u64 {
+        match &self.source {
+            Source::App { .. } => 0,
+            Source::Mapped { bytes, .. } => *bytes,
+        }
+    }
+
+    /// The (dsn, len) mappings this subflow holds: outstanding segments
+    /// (SACKed ones included) and chunks not yet sent, in order.
+    pub fn mappings(&self) -> impl Iterator<Item = (u64, u32)> + '_ {
+        let queued = match &self.source {
+            Source::App { .. } => None,
+            Source::Mapped { queue, .. } => Some(queue.iter().copied()),
+        };
+        self.board.mappings().chain(queued.into_iter().flatten())
+    }
+
+    /// Sends what the window allows now (after the connection pushed data).
+    pub fn send_pending(&mut self, io: &mut Io) {
+        self.send_what_we_can(io);
+    }
+
+    /// Halves the window of a subflow that holds up an MPTCP connection
+    /// (Raiciu et al., NSDI 2012 §4.2, "penalising slow subflows"; Linux
+    /// `mptcp_rcv_buf_optimization`): cwnd halves, and ssthresh too unless
+    /// the subflow is in slow start.
+    pub fn penalise(&mut self) {
+        let prior = self.ccs.cwnd;
+        self.ccs.cwnd = (prior / 2).max(self.ccs.mss);
+        if prior >= self.ccs.ssthresh {
+            self.ccs.ssthresh = (self.ccs.ssthresh / 2).max(2 * self.ccs.mss);
+        }
     }
 
     fn send_syn(&mut self, io: &mut Io) {
@@ -312,7 +403,7 @@ impl TcpSender {
         if entering {
             // RFC 6675 §5 step 4.3: the first retransmission goes regardless of pipe.
             if let Some((seq, len)) = self.board.next_retransmission() {
-                self.transmit(seq, len, true, io);
+                self.retransmit(seq, len, io);
             }
         }
 
@@ -387,10 +478,14 @@ impl TcpSender {
                 if pipe + len as u64 > self.ccs.cwnd || self.wait_for_pacing(io) {
                     return;
                 }
-                self.transmit(seq, len, true, io);
+                self.retransmit(seq, len, io);
                 continue;
             }
-            let len = (self.app_limit - self.snd_nxt).min(self.ccs.mss);
+            // The next chunk of new data, and whether the peer's window applies.
+            let (dsn, len, peer_window) = match &self.source {
+                Source::App { limit } => (self.snd_nxt, (limit - self.snd_nxt).min(self.ccs.mss), true),
+                Source::Mapped { queue, .. } => queue.front().map_or((0, 0, false), |&(dsn, len)| (dsn, len as u64, false)),
+            };
             if len == 0 {
                 if pipe < self.ccs.cwnd {
                     // Out of data with room in the window: rate samples now
@@ -400,12 +495,18 @@ impl TcpSender {
                 return;
             }
             if pipe + len > self.ccs.cwnd
-                || self.snd_nxt + len > self.snd_una + self.rwnd.max(self.ccs.mss)
+                || (peer_window && self.snd_nxt + len > self.snd_una + self.rwnd.max(self.ccs.mss))
                 || self.wait_for_pacing(io)
             {
                 return;
             }
-            self.transmit(self.snd_nxt, len as u32, false, io);
+            if let Source::Mapped { queue, bytes } = &mut self.source {
+                queue.pop_front();
+                *bytes -= len;
+            }
+            let tx = self.rate.on_send(io.now, self.board.is_empty());
+            self.board.push_mapped(self.snd_nxt, len as u32, dsn, tx);
+            self.emit(self.snd_nxt, len as u32, dsn, false, io);
             self.snd_nxt += len;
         }
     }
@@ -422,14 +523,16 @@ impl TcpSender {
         true
     }
 
-    fn transmit(&mut self, seq: u64, len: u32, retransmission: bool, io: &mut Io) {
+    /// Resends the outstanding segment at `seq`, with the mapping it was first sent with.
+    fn retransmit(&mut self, seq: u64, len: u32, io: &mut Io) {
         let tx = self.rate.on_send(io.now, self.board.is_empty());
-        if retransmission {
-            self.board.mark_retransmitted(seq, tx);
-            self.stats.retransmits += 1;
-        } else {
-            self.board.push(seq, len, tx);
-        }
+        self.board.mark_retransmitted(seq, tx);
+        self.stats.retransmits += 1;
+        let dsn = self.board.dsn_at(seq);
+        self.emit(seq, len, dsn, true, io);
+    }
+
+    fn emit(&mut self, seq: u64, len: u32, dsn: u64, retransmission: bool, io: &mut Io) {
         if let Some(rate) = self.ccs.pacing_rate {
             // The next departure is one segment time later (Linux tcp_update_skb_after_send).
             self.next_departure = self.next_departure.max(io.now) + Time::from_secs_f64(len as f64 / rate);
@@ -439,6 +542,9 @@ impl TcpSender {
         p.len = len;
         p.ts_val = io.now;
         p.retransmission = retransmission;
+        if matches!(self.source, Source::Mapped { .. }) {
+            p.dss = Some(Dss { dsn, data_ack: 0 });
+        }
         self.stats.segments_sent += 1;
         self.stats.packets_sent += 1;
         if let Some(prr) = self.prr.as_mut() {

@@ -1,0 +1,208 @@
+//! The end-points of a flow, by transport: the world drives each the same
+//! way (start, packets, timers) and reads the same measurements from it.
+
+use crate::engine::RngStream;
+use crate::mptcp::{MptcpReceiver, MptcpSender};
+use crate::net::packet::Packet;
+use crate::net::NodeId;
+use crate::rcp::RcpSender;
+use crate::tcp::sender::SenderStats;
+use crate::tcp::{Io, TcpConfig, TcpReceiver, TcpSender, TimerKind};
+use crate::time::Time;
+
+// One per flow, kept in place in the world's flow table: boxing the larger
+// variant would only add an indirection on every packet.
+#[allow(clippy::large_enum_variant)]
+pub enum Sender {
+    Tcp(TcpSender),
+    Rcp(RcpSender),
+    /// An MPTCP connection's sending end: its subflows and their scheduler.
+    Mptcp(Box<MptcpSender>),
+}
+
+impl Sender {
+    /// The sender for `transport` (validated: "tcp" or "rcp"); `rng` is the
+    /// flow's random stream for TCP's congestion control.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        transport: &str,
+        flow: u32,
+        src: NodeId,
+        dst: NodeId,
+        size: Option<u64>,
+        header_bytes: u32,
+        cfg: TcpConfig,
+        rng: RngStream,
+    ) -> Sender {
+        match transport {
+            "rcp" => Sender::Rcp(RcpSender::new(flow, src, dst, size, header_bytes, &cfg)),
+            _ => Sender::Tcp(TcpSender::new(flow, src, dst, size, header_bytes, cfg, rng)),
+        }
+    }
+
+    pub fn start(&mut self, io: &mut Io) {
+        match self {
+            Sender::Tcp(s) => s.start(io),
+            Sender::Rcp(s) => s.start(io),
+            Sender::Mptcp(s) => s.start(io),
+        }
+    }
+
+    pub fn stop_writing(&mut self) {
+        match self {
+            Sender::Tcp(s) => s.stop_writing(),
+            Sender::Rcp(s) => s.stop_writing(),
+            Sender::Mptcp(s) => s.stop_writing(),
+        }
+    }
+
+    pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
+        match self {
+            Sender::Tcp(s) => s.on_packet(p, io),
+            Sender::Rcp(s) => s.on_packet(p, io),
+            Sender::Mptcp(s) => s.on_packet(p, io),
+        }
+    }
+
+    pub fn on_timer(&mut self, kind: TimerKind, io: &mut Io) {
+        match self {
+            Sender::Tcp(s) => s.on_timer(kind, io),
+            Sender::Rcp(s) => s.on_timer(kind, io),
+            Sender::Mptcp(s) => s.on_timer(kind, io),
+        }
+    }
+
+    /// Counters; an MPTCP connection's are its subflows' together.
+    pub fn stats(&self) -> &SenderStats {
+        match self {
+            Sender::Tcp(s) => &s.stats,
+            Sender::Rcp(s) => &s.stats,
+            Sender::Mptcp(s) => s.stats(),
+        }
+    }
+
+    /// Smoothed RTT; for MPTCP the lowest among the open subflows.
+    pub fn srtt(&self) -> Option<Time> {
+        match self {
+            Sender::Tcp(s) => s.rtt.srtt(),
+            Sender::Rcp(s) => s.rtt.srtt(),
+            Sender::Mptcp(s) => s.sample().srtt,
+        }
+    }
+
+    /// The mean and the smallest RTT sample (over every subflow for MPTCP).
+    pub fn rtt_mean_min(&self) -> (Option<Time>, Option<Time>) {
+        match self {
+            Sender::Tcp(s) => (s.rtt.mean(), s.rtt.min_rtt),
+            Sender::Rcp(s) => (s.rtt.mean(), s.rtt.min_rtt),
+            Sender::Mptcp(s) => s.rtt_mean_min(),
+        }
+    }
+
+    /// Bytes in flight (MPTCP: Σ over the open subflows).
+    pub fn in_flight(&self) -> u64 {
+        match self {
+            Sender::Tcp(s) => s.in_flight(),
+            Sender::Rcp(s) => s.in_flight(),
+            Sender::Mptcp(s) => s.sample().in_flight,
+        }
+    }
+
+    /// Payload bytes per second the sender paces at, if it paces (MPTCP:
+    /// the sum over the subflows that pace).
+    pub fn pacing_rate(&self) -> Option<f64> {
+        match self {
+            Sender::Tcp(s) => s.ccs.pacing_rate,
+            Sender::Rcp(s) => s.payload_rate(),
+            Sender::Mptcp(s) => s.sample().pacing_rate,
+        }
+    }
+
+    /// The congestion window, bytes (MPTCP: Σ over the open subflows). RCP
+    /// has none: it reports what its rate carries in one smoothed RTT (0
+    /// before it has both).
+    pub fn cwnd(&self) -> u64 {
+        match self {
+            Sender::Tcp(s) => s.ccs.cwnd,
+            Sender::Rcp(s) => match (s.payload_rate(), s.rtt.srtt()) {
+                (Some(rate), Some(srtt)) => (rate * srtt.secs()) as u64,
+                _ => 0,
+            },
+            Sender::Mptcp(s) => s.sample().cwnd,
+        }
+    }
+
+    /// The congestion control's bandwidth estimate, payload bytes per second
+    /// (MPTCP: the sum over the subflows that keep one).
+    pub fn bw_estimate(&self) -> Option<f64> {
+        match self {
+            Sender::Tcp(s) => s.cc().bandwidth_estimate(),
+            Sender::Rcp(_) => None,
+            Sender::Mptcp(s) => s.sample().bw_estimate,
+        }
+    }
+
+    /// Green MPTCP's flow imbalance inflight_D − Σ inflight_i, bytes: data
+    /// outstanding at the connection level minus what its subflows have in
+    /// flight. 0 for single-path flows, which have one path.
+    pub fn imbalance(&self) -> i64 {
+        match self {
+            Sender::Tcp(_) | Sender::Rcp(_) => 0,
+            Sender::Mptcp(s) => s.sample().imbalance,
+        }
+    }
+
+    /// The congestion control's name for the results: "rcp" for RCP flows;
+    /// for MPTCP the coupling ("lia", "olia", "balia"), or "uncoupled/"
+    /// followed by the subflows' algorithm.
+    pub fn cc_name(&self, cfg: &TcpConfig) -> String {
+        match self {
+            Sender::Tcp(_) => cfg.cc.clone(),
+            Sender::Rcp(_) => "rcp".into(),
+            Sender::Mptcp(s) => match s.coupling() {
+                "uncoupled" => format!("uncoupled/{}", cfg.cc),
+                coupled => coupled.to_string(),
+            },
+        }
+    }
+}
+
+/// The receiving end-point of a flow; like `Sender`, kept in place.
+#[allow(clippy::large_enum_variant)]
+pub enum Receiver {
+    /// TCP's, which RCP uses too.
+    Tcp(TcpReceiver),
+    Mptcp(Box<MptcpReceiver>),
+}
+
+impl Receiver {
+    pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
+        match self {
+            Receiver::Tcp(r) => r.on_packet(p, io),
+            Receiver::Mptcp(r) => r.on_packet(p, io),
+        }
+    }
+
+    pub fn on_timer(&mut self, kind: TimerKind, io: &mut Io) {
+        match self {
+            Receiver::Tcp(r) => r.on_timer(kind, io),
+            Receiver::Mptcp(r) => r.on_timer(kind, io),
+        }
+    }
+
+    /// In-order bytes delivered to the application.
+    pub fn delivered(&self) -> u64 {
+        match self {
+            Receiver::Tcp(r) => r.delivered(),
+            Receiver::Mptcp(r) => r.delivered(),
+        }
+    }
+
+    /// When the last byte of a sized flow reached the application.
+    pub fn finished_at(&self) -> Option<Time> {
+        match self {
+            Receiver::Tcp(r) => r.finished_at,
+            Receiver::Mptcp(r) => r.finished_at,
+        }
+    }
+}

@@ -1,0 +1,189 @@
+//! MPTCP packet schedulers: which subflow carries the next chunk of
+//! connection-level data (Linux `mptcp_sched_ops`; Paasch, Ferlin, Alay,
+//! Bonaventure, "Experimental evaluation of Multipath TCP schedulers",
+//! CSWS 2014). Chosen by name per connection; a new scheduler is a new file
+//! plus one line in `make`.
+//!
+//! The connection pushes data the way Linux's `mptcp_write_xmit` does: it
+//! asks its scheduler for one step at a time — send a chunk on a subflow,
+//! penalise a subflow, or wait — and carries it out, until the scheduler
+//! waits. A chunk pushed into a subflow is sent as soon as that subflow's
+//! own window and pacing allow, so every step uses up room in some subflow's
+//! window and the loop ends.
+
+pub mod backup;
+pub mod blest;
+pub mod minrtt;
+pub mod penalisation;
+pub mod redundant;
+pub mod roundrobin;
+pub mod rp_bm;
+
+use std::collections::VecDeque;
+
+use crate::time::Time;
+
+/// What a scheduler sees of one subflow.
+#[derive(Debug, Clone)]
+pub struct SubflowView {
+    pub id: usize,
+    /// This subflow's bit in `Chunk::sent_on` (Linux's path index).
+    pub bit: u64,
+    /// Smoothed RTT; None before the first sample.
+    pub srtt: Option<Time>,
+    /// Lowest RTT seen.
+    pub min_rtt: Option<Time>,
+    pub cwnd: u64,
+    pub ssthresh: u64,
+    /// Bytes in flight (RFC 6675 pipe).
+    pub in_flight: u64,
+    /// Bytes pushed into the subflow and not yet sent.
+    pub queued: u64,
+    pub mss: u64,
+    /// Flagged backup (RFC 8684 §3.3.8: MP_PRIO, or the B flag of MP_JOIN).
+    pub backup: bool,
+    /// Established, neither closed nor failed, and not "potentially failed"
+    /// — a retransmission timeout since it last had data acknowledged
+    /// (Linux's `tp->pf`, set by `mptcp_reinject_data`): Linux's
+    /// `mptcp_is_def_unavailable` is false.
+    pub usable: bool,
+    /// In loss recovery after a timeout (CA_Loss): temporarily unavailable
+    /// (`mptcp_is_temp_unavailable`).
+    pub stalled: bool,
+    /// Neither in fast recovery nor in loss recovery (Linux's CA_Open).
+    pub open_state: bool,
+}
+
+impl SubflowView {
+    /// Room for one more segment beside what is in flight and queued
+    /// (`mptcp_is_temp_unavailable`'s window test), within `window`.
+    pub fn has_space_in(&self, window: u64) -> bool {
+        self.in_flight + self.queued + self.mss <= window
+    }
+
+    pub fn has_space(&self) -> bool {
+        self.has_space_in(self.cwnd)
+    }
+
+    /// Usable now, not stalled, with room in its window.
+    pub fn available(&self) -> bool {
+        self.usable && !self.stalled && self.has_space()
+    }
+
+    /// srtt for comparisons; a subflow without a sample sorts last.
+    pub fn rtt(&self) -> Time {
+        self.srtt.unwrap_or(Time(u64::MAX))
+    }
+}
+
+/// A chunk of connection-level data — its mapping (RFC 8684 §3.3.1) — and
+/// the subflows that have carried it (a bit set of `SubflowView::bit`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Chunk {
+    pub dsn: u64,
+    pub len: u32,
+    pub sent_on: u64,
+}
+
+/// What a scheduler sees of the connection.
+pub struct ConnectionView<'a> {
+    pub now: Time,
+    /// The oldest chunk waiting to be re-sent on another subflow (RFC 8684 §3.3.6).
+    pub reinject: Option<Chunk>,
+    /// The next chunk of new data, if the application has any.
+    pub new_data: Option<Chunk>,
+    /// The new chunk lies beyond the peer's receive window (RFC 8684 §3.3.4).
+    pub window_limited: bool,
+    /// The peer's receive window counted from the Data ACK, bytes.
+    pub send_window: u64,
+    /// Chunks sent and not yet Data-ACKed, oldest first.
+    pub unacked: &'a VecDeque<Chunk>,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Step {
+    /// Push `chunk` (the reinjection head, the new chunk, or an unacked one) into `subflow`.
+    Send { subflow: usize, chunk: Chunk },
+    /// Halve `subflow`'s window (`TcpSender::penalise`).
+    Penalise { subflow: usize },
+    /// Nothing now; ask again when an ACK, timer or path event changes something.
+    Wait,
+}
+
+pub trait Scheduler {
+    fn next(&mut self, subflows: &[SubflowView], conn: &ConnectionView) -> Step;
+}
+
+/// Scheduler names accepted in scenarios.
+pub fn names() -> &'static [&'static str] {
+    &["minrtt", "roundrobin", "redundant", "backup", "rp_bm", "blest"]
+}
+
+pub fn make(name: &str) -> Box<dyn Scheduler> {
+    match name {
+        "minrtt" => Box::new(minrtt::MinRtt),
+        "roundrobin" => Box::new(roundrobin::RoundRobin::default()),
+        "redundant" => Box::new(redundant::Redundant::default()),
+        "backup" => Box::new(backup::Backup),
+        "rp_bm" => Box::new(rp_bm::RpBm::default()),
+        "blest" => Box::new(blest::Blest::default()),
+        other => panic!("scheduler '{other}' passed validation but is unknown"),
+    }
+}
+
+/// Linux's `__mptcp_next_segment` with a subflow choice: the reinjection
+/// queue first, then new data if the receive window admits it.
+pub fn next_segment(
+    subflows: &[SubflowView],
+    conn: &ConnectionView,
+    mut pick: impl FnMut(&[SubflowView], &Chunk) -> Option<usize>,
+) -> Step {
+    let chunk = match (conn.reinject, conn.new_data) {
+        (Some(c), _) => c,
+        (None, Some(c)) if !conn.window_limited => c,
+        _ => return Step::Wait,
+    };
+    match pick(subflows, &chunk) {
+        Some(subflow) => Step::Send { subflow, chunk },
+        None => Step::Wait,
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::*;
+
+    /// An established, open subflow with an empty window of `cwnd` segments of 1000 bytes.
+    pub fn sf(id: usize, srtt_ms: u64, cwnd: u64) -> SubflowView {
+        SubflowView {
+            id,
+            bit: 1 << id,
+            srtt: Some(Time::from_millis(srtt_ms)),
+            min_rtt: Some(Time::from_millis(srtt_ms)),
+            cwnd: cwnd * 1000,
+            ssthresh: u64::MAX,
+            in_flight: 0,
+            queued: 0,
+            mss: 1000,
+            backup: false,
+            usable: true,
+            stalled: false,
+            open_state: true,
+        }
+    }
+
+    pub fn new_chunk(dsn: u64) -> Chunk {
+        Chunk { dsn, len: 1000, sent_on: 0 }
+    }
+
+    pub fn conn(unacked: &VecDeque<Chunk>, new_dsn: Option<u64>, window_limited: bool) -> ConnectionView<'_> {
+        ConnectionView {
+            now: Time::from_secs(10),
+            reinject: None,
+            new_data: new_dsn.map(new_chunk),
+            window_limited,
+            send_window: 100_000,
+            unacked,
+        }
+    }
+}

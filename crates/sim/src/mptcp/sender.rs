@@ -1,0 +1,531 @@
+//! The sending end of an MPTCP connection.
+//!
+//! - Subflows are TCP senders fed with chunks of the connection's data
+//!   (`TcpSender::subflow`). The connection pushes a chunk into a subflow
+//!   only when the scheduler picks it — which it does only for a subflow with
+//!   room in its window (Linux's `mptcp_push_pending` → `mptcp_write_xmit`).
+//!   New data never goes beyond the Data ACK plus the receive window.
+//! - Reinjection (RFC 8684 §3.3.6; Linux `mptcp_reinject_data`): the data a
+//!   subflow holds is queued to be sent again on the others when it is closed,
+//!   when an interface it uses goes down, and when its retransmission timer
+//!   fires — the subflow is then "potentially failed" and skipped until it
+//!   has data acknowledged again. The receiver discards duplicates by DSN.
+//! - The path manager opens subflows when the connection is established and
+//!   when an interface comes back; the methods `open_subflow`,
+//!   `close_subflow` and `set_backup` do the same on demand (device-side
+//!   controllers, the scenario's timed actions).
+//! - With `options_stripped` the connection falls back to TCP on its initial
+//!   subflow (RFC 8684 §3.7): no other subflow is ever opened.
+
+use std::fmt;
+
+use super::coupling::{self, PathState, Shared};
+use super::path_manager::{self, Candidates, PathManager};
+use super::scheduler::{self, Scheduler, Step, SubflowView};
+use super::send_queue::SendQueue;
+use super::timers::SubflowTimers;
+use super::{Action, End, MptcpConfig};
+use crate::engine::Seeds;
+use crate::net::packet::{Kind, Packet};
+use crate::net::NodeId;
+use crate::tcp::sender::SenderStats;
+use crate::tcp::{Io, TcpConfig, TcpSender, TimerKind};
+use crate::time::Time;
+
+/// At most this many subflows are open at once (one bit each in a chunk's path mask).
+pub const MAX_OPEN_SUBFLOWS: usize = 64;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SubflowState {
+    Open,
+    /// Closed by the path manager or a controller.
+    Closed,
+    /// An interface it used went down.
+    Failed,
+}
+
+impl SubflowState {
+    pub fn name(self) -> &'static str {
+        match self {
+            SubflowState::Open => "open",
+            SubflowState::Closed => "closed",
+            SubflowState::Failed => "failed",
+        }
+    }
+}
+
+pub struct Subflow {
+    pub sender: TcpSender,
+    /// The source's interface.
+    pub local: u16,
+    /// The destination's interface.
+    pub remote: u16,
+    pub backup: bool,
+    pub state: SubflowState,
+    /// A retransmission timeout since it last had data acknowledged (Linux's `tp->pf`).
+    pub potentially_failed: bool,
+    pub opened_at: Time,
+    pub established_at: Option<Time>,
+    pub closed_at: Option<Time>,
+    /// Payload bytes sent, retransmissions included.
+    pub bytes_sent: u64,
+    /// Payload bytes of chunks pushed into this subflow after another carried them.
+    pub bytes_reinjected: u64,
+    /// This subflow's bit in the chunks' path masks.
+    bit: u64,
+}
+
+/// Why a subflow could not be opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum OpenError {
+    /// The connection is not (or no longer can be) multipath: not yet
+    /// established, or fallen back to TCP.
+    NotMultipath,
+    /// No route between the two interfaces.
+    Unreachable,
+    /// One of the interfaces is down.
+    InterfaceDown,
+    /// `MAX_OPEN_SUBFLOWS` subflows are open.
+    TooMany,
+}
+
+impl fmt::Display for OpenError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        f.write_str(match self {
+            OpenError::NotMultipath => "the connection is not multipath (not established, or fallen back to TCP)",
+            OpenError::Unreachable => "no route between the two interfaces",
+            OpenError::InterfaceDown => "an interface is down",
+            OpenError::TooMany => "too many open subflows",
+        })
+    }
+}
+
+/// What the sampler reads of a connection.
+pub struct ConnectionSample {
+    /// Σ cwnd of the open subflows.
+    pub cwnd: u64,
+    /// The lowest srtt among the open subflows.
+    pub srtt: Option<Time>,
+    /// Σ bytes in flight of the open subflows (Σ inflight_i).
+    pub in_flight: u64,
+    pub pacing_rate: Option<f64>,
+    pub bw_estimate: Option<f64>,
+    /// Green MPTCP's flow imbalance inflight_D − Σ inflight_i, bytes.
+    pub imbalance: i64,
+}
+
+pub struct MptcpSender {
+    flow: u32,
+    /// The flow's name, for its subflows' random streams.
+    name: String,
+    seeds: Seeds,
+    src: NodeId,
+    dst: NodeId,
+    header_bytes: u32,
+    cfg: TcpConfig,
+    conf: MptcpConfig,
+    coupling: Shared,
+    scheduler: Box<dyn Scheduler>,
+    pm: Box<dyn PathManager>,
+    queue: SendQueue,
+    subflows: Vec<Subflow>,
+    timers: SubflowTimers,
+    /// Timers a subflow asked for during one call.
+    scratch: Vec<(TimerKind, Time)>,
+    views: Vec<SubflowView>,
+    /// Scenario link of each of the source's / destination's interfaces, and whether it is up.
+    local_links: Vec<u32>,
+    remote_links: Vec<u32>,
+    local_up: Vec<bool>,
+    remote_up: Vec<bool>,
+    /// The initial subflow completed its handshake.
+    established: bool,
+    /// Every subflow's counters together.
+    stats: SenderStats,
+}
+
+impl MptcpSender {
+    /// `local_links` and `remote_links` give the scenario link of each
+    /// interface of `src` and `dst`; `size` None is a bulk transfer.
+    #[allow(clippy::too_many_arguments)]
+    pub fn new(
+        flow: u32,
+        name: &str,
+        seeds: Seeds,
+        src: NodeId,
+        dst: NodeId,
+        size: Option<u64>,
+        header_bytes: u32,
+        cfg: TcpConfig,
+        conf: MptcpConfig,
+        local_links: Vec<u32>,
+        remote_links: Vec<u32>,
+    ) -> MptcpSender {
+        MptcpSender {
+            flow,
+            name: name.to_string(),
+            seeds,
+            src,
+            dst,
+            header_bytes,
+            coupling: Shared::default(),
+            scheduler: scheduler::make(&conf.scheduler),
+            pm: path_manager::make(&conf.path_manager),
+            queue: SendQueue::new(size, cfg.mss as u64, cfg.rcv_buffer),
+            subflows: Vec::new(),
+            timers: SubflowTimers::default(),
+            scratch: Vec::new(),
+            views: Vec::new(),
+            local_up: vec![true; local_links.len()],
+            remote_up: vec![true; remote_links.len()],
+            local_links,
+            remote_links,
+            established: false,
+            stats: SenderStats::default(),
+            cfg,
+            conf,
+        }
+    }
+
+    pub fn subflows(&self) -> &[Subflow] {
+        &self.subflows
+    }
+
+    /// A subflow's TCP sender, for controllers that drive its congestion
+    /// control (eMPTCP sets Westwood+'s increment: `cc_as_mut`).
+    pub fn subflow_sender_mut(&mut self, id: usize) -> Option<&mut TcpSender> {
+        self.subflows.get_mut(id).map(|s| &mut s.sender)
+    }
+
+    pub fn stats(&self) -> &SenderStats {
+        &self.stats
+    }
+
+    /// The coupling's name (`uncoupled`, `lia`, `olia`, `balia`).
+    pub fn coupling(&self) -> &str {
+        &self.conf.coupling
+    }
+
+    /// The application opens the connection: the initial subflow's handshake
+    /// (MP_CAPABLE) starts.
+    pub fn start(&mut self, io: &mut Io) {
+        let (local, remote) = self.conf.initial;
+        self.add_subflow(local, remote, false, io);
+        if self.subflows[0].sender.is_established() {
+            self.on_established(io);
+        }
+    }
+
+    /// A bulk application stops writing.
+    pub fn stop_writing(&mut self) {
+        self.queue.stop_writing();
+    }
+
+    /// An ACK or SYN-ACK for one of the subflows.
+    pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
+        let j = p.subflow as usize;
+        let Some(sf) = self.subflows.get(j).filter(|s| s.state == SubflowState::Open) else {
+            return;
+        };
+        let (was_established, acked) = (sf.sender.is_established(), sf.sender.acked());
+        self.call(j, io, |s, io| s.on_packet(p, io));
+        let sf = &mut self.subflows[j];
+        if sf.sender.acked() > acked {
+            sf.potentially_failed = false;
+        }
+        if !was_established && sf.sender.is_established() {
+            sf.established_at = Some(io.now);
+            if j == 0 {
+                self.on_established(io);
+            }
+        }
+        if let Some(dss) = p.dss {
+            self.queue.on_data_ack(dss.data_ack, p.rwnd);
+        }
+        self.push(io);
+    }
+
+    /// A world timer of `kind` (retransmission or pacing) fired.
+    pub fn on_timer(&mut self, kind: TimerKind, io: &mut Io) {
+        for sub in self.timers.due(kind, io.now) {
+            let j = sub as usize;
+            if self.subflows[j].state != SubflowState::Open {
+                continue;
+            }
+            let timeouts = self.subflows[j].sender.stats.timeouts;
+            self.call(j, io, |s, io| s.on_timer(kind, io));
+            let sf = &mut self.subflows[j];
+            if sf.sender.stats.timeouts > timeouts && sf.sender.is_established() {
+                sf.potentially_failed = true;
+                let bit = sf.bit;
+                let mappings: Vec<(u64, u32)> = sf.sender.mappings().collect();
+                self.queue.queue_reinjection(mappings.into_iter(), bit);
+            }
+        }
+        self.push(io);
+    }
+
+    /// Scenario link `link` went up or down: subflows on an interface that
+    /// went down fail; the path manager may open subflows on one that came up.
+    pub fn interface_event(&mut self, link: u32, up: bool, io: &mut Io) {
+        let mut touched = false;
+        for (links, state) in [(&self.local_links, &mut self.local_up), (&self.remote_links, &mut self.remote_up)] {
+            for (i, &l) in links.iter().enumerate() {
+                if l == link {
+                    state[i] = up;
+                    touched = true;
+                }
+            }
+        }
+        if !touched {
+            return;
+        }
+        if up {
+            self.run_path_manager(io);
+        } else {
+            for j in 0..self.subflows.len() {
+                let sf = &self.subflows[j];
+                if !self.local_up[sf.local as usize] || !self.remote_up[sf.remote as usize] {
+                    self.end_subflow(j, SubflowState::Failed, io.now);
+                }
+            }
+        }
+        self.push(io);
+    }
+
+    /// Opens a subflow between the source's interface `local` and the
+    /// destination's interface `remote` (an MP_JOIN handshake); returns its id.
+    pub fn open_subflow(&mut self, local: u16, remote: u16, backup: bool, io: &mut Io) -> Result<usize, OpenError> {
+        if !self.established || self.conf.options_stripped {
+            return Err(OpenError::NotMultipath);
+        }
+        if !self.conf.reachable[local as usize][remote as usize] {
+            return Err(OpenError::Unreachable);
+        }
+        if !self.local_up[local as usize] || !self.remote_up[remote as usize] {
+            return Err(OpenError::InterfaceDown);
+        }
+        if self.subflows.iter().filter(|s| s.state == SubflowState::Open).count() >= MAX_OPEN_SUBFLOWS {
+            return Err(OpenError::TooMany);
+        }
+        let id = self.add_subflow(local, remote, backup, io);
+        self.push(io);
+        Ok(id)
+    }
+
+    /// Closes subflow `id`; its data is reinjected on the others.
+    pub fn close_subflow(&mut self, id: usize, io: &mut Io) {
+        self.end_subflow(id, SubflowState::Closed, io.now);
+        self.push(io);
+    }
+
+    /// Sets or clears subflow `id`'s backup flag (MP_PRIO, RFC 8684 §3.3.8).
+    pub fn set_backup(&mut self, id: usize, backup: bool, io: &mut Io) {
+        self.subflows[id].backup = backup;
+        self.push(io);
+    }
+
+    /// Carries out a path-manager action (a scenario's timed action).
+    pub fn apply(&mut self, action: Action, io: &mut Io) {
+        let on = |s: &Subflow, end: End, iface: u16| {
+            s.state == SubflowState::Open && iface == if end == End::Local { s.local } else { s.remote }
+        };
+        match action {
+            Action::Open { local, remote, backup } => {
+                // Refused opens are part of the scenario's story (an interface
+                // that is down, a connection that fell back): nothing happens.
+                let _ = self.open_subflow(local, remote, backup, io);
+            }
+            Action::Close { end, iface } => {
+                for id in 0..self.subflows.len() {
+                    if on(&self.subflows[id], end, iface) {
+                        self.close_subflow(id, io);
+                    }
+                }
+            }
+            Action::SetBackup { end, iface, backup } => {
+                for id in 0..self.subflows.len() {
+                    if on(&self.subflows[id], end, iface) {
+                        self.set_backup(id, backup, io);
+                    }
+                }
+            }
+        }
+    }
+
+    pub fn sample(&self) -> ConnectionSample {
+        let open = || self.subflows.iter().filter(|s| s.state == SubflowState::Open).map(|s| &s.sender);
+        let sum_opt = |v: Vec<f64>| (!v.is_empty()).then(|| v.iter().sum());
+        let in_flight: u64 = open().map(TcpSender::in_flight).sum();
+        ConnectionSample {
+            cwnd: open().map(|s| s.ccs.cwnd).sum(),
+            srtt: open().filter_map(|s| s.rtt.srtt()).min(),
+            in_flight,
+            pacing_rate: sum_opt(open().filter_map(|s| s.ccs.pacing_rate).collect()),
+            bw_estimate: sum_opt(open().filter_map(|s| s.cc().bandwidth_estimate()).collect()),
+            imbalance: self.queue.in_flight() as i64 - in_flight as i64,
+        }
+    }
+
+    /// The mean and smallest RTT sample over every subflow.
+    pub fn rtt_mean_min(&self) -> (Option<Time>, Option<Time>) {
+        let (mut n, mut sum) = (0u64, 0u128);
+        for s in &self.subflows {
+            if let Some(m) = s.sender.rtt.mean() {
+                n += s.sender.rtt.samples;
+                sum += m.nanos() as u128 * s.sender.rtt.samples as u128;
+            }
+        }
+        let mean = (n > 0).then(|| Time((sum / n as u128) as u64));
+        (mean, self.subflows.iter().filter_map(|s| s.sender.rtt.min_rtt).min())
+    }
+
+    fn on_established(&mut self, io: &mut Io) {
+        self.established = true;
+        self.run_path_manager(io);
+    }
+
+    fn run_path_manager(&mut self, io: &mut Io) {
+        if !self.established || self.conf.options_stripped {
+            return;
+        }
+        let open: Vec<_> =
+            self.subflows.iter().filter(|s| s.state == SubflowState::Open).map(|s| (s.local, s.remote)).collect();
+        let wanted = self.pm.wanted(&Candidates {
+            initial: self.conf.initial,
+            reachable: &self.conf.reachable,
+            local_up: &self.local_up,
+            remote_up: &self.remote_up,
+            open: &open,
+        });
+        for o in wanted {
+            // The manager proposes only reachable pairs whose interfaces are up.
+            let _ = self.open_subflow(o.pair.0, o.pair.1, o.backup, io);
+        }
+    }
+
+    /// Creates subflow (local, remote) and starts its handshake; returns its id.
+    fn add_subflow(&mut self, local: u16, remote: u16, backup: bool, io: &mut Io) -> usize {
+        let id = self.subflows.len();
+        let used = self.subflows.iter().filter(|s| s.state == SubflowState::Open).fold(0u64, |m, s| m | s.bit);
+        let bit = 1u64 << (!used).trailing_zeros();
+        // The initial subflow draws from the stream a single-path flow would use.
+        let stream = if id == 0 { format!("flow:{}:cc", self.name) } else { format!("flow:{}:cc:{id}", self.name) };
+        let cc = coupling::make(&self.conf.coupling, &self.coupling, id, &self.cfg, self.seeds.stream(&stream));
+        self.coupling.borrow_mut().push(PathState::default());
+        let sender = TcpSender::subflow(self.flow, self.src, self.dst, self.header_bytes, self.cfg.clone(), cc);
+        self.subflows.push(Subflow {
+            sender,
+            local,
+            remote,
+            backup,
+            state: SubflowState::Open,
+            potentially_failed: false,
+            opened_at: io.now,
+            established_at: None,
+            closed_at: None,
+            bytes_sent: 0,
+            bytes_reinjected: 0,
+            bit,
+        });
+        self.call(id, io, |s, io| s.start(io));
+        if self.subflows[id].sender.is_established() {
+            self.subflows[id].established_at = Some(io.now);
+        }
+        id
+    }
+
+    fn end_subflow(&mut self, id: usize, state: SubflowState, now: Time) {
+        let sf = &mut self.subflows[id];
+        if sf.state != SubflowState::Open {
+            return;
+        }
+        sf.state = state;
+        sf.closed_at = Some(now);
+        let bit = sf.bit;
+        let mappings: Vec<(u64, u32)> = sf.sender.mappings().collect();
+        self.queue.queue_reinjection(mappings.into_iter(), bit);
+        self.queue.forget(bit);
+    }
+
+    /// Runs `f` on subflow `j`'s sender with the connection's coupling state
+    /// up to date, then addresses what it sent and files its timers.
+    fn call<R>(&mut self, j: usize, io: &mut Io, f: impl FnOnce(&mut TcpSender, &mut Io) -> R) -> R {
+        self.refresh_coupling();
+        let sf = &mut self.subflows[j];
+        let before = sf.sender.stats.clone();
+        let n0 = io.out.len();
+        let r = f(&mut sf.sender, &mut Io { now: io.now, out: io.out, timers: &mut self.scratch });
+        for p in &mut io.out[n0..] {
+            p.subflow = j as u16;
+            p.src_if = sf.local;
+            p.dst_if = sf.remote;
+            if p.kind == Kind::Data {
+                sf.bytes_sent += p.len as u64;
+            }
+        }
+        let after = &sf.sender.stats;
+        self.stats.segments_sent += after.segments_sent - before.segments_sent;
+        self.stats.retransmits += after.retransmits - before.retransmits;
+        self.stats.timeouts += after.timeouts - before.timeouts;
+        self.stats.packets_sent += after.packets_sent - before.packets_sent;
+        self.timers.take(j as u16, &mut self.scratch, io.timers);
+        r
+    }
+
+    /// Copies every subflow's window and RTT into the coupling's shared table.
+    fn refresh_coupling(&mut self) {
+        let mut table = self.coupling.borrow_mut();
+        for (p, sf) in table.iter_mut().zip(&self.subflows) {
+            let s = &sf.sender;
+            p.cwnd = s.ccs.cwnd;
+            p.ssthresh = s.ccs.ssthresh;
+            p.mss = s.ccs.mss;
+            p.srtt = s.rtt.srtt();
+            p.active = sf.state == SubflowState::Open && s.is_established();
+            p.in_recovery = !s.in_open_state() && !s.in_loss_recovery();
+        }
+    }
+
+    /// Hands chunks to subflows for as long as the scheduler finds room.
+    fn push(&mut self, io: &mut Io) {
+        if !self.established {
+            return;
+        }
+        loop {
+            self.views.clear();
+            for (id, sf) in self.subflows.iter().enumerate().filter(|(_, s)| s.state == SubflowState::Open) {
+                let s = &sf.sender;
+                self.views.push(SubflowView {
+                    id,
+                    bit: sf.bit,
+                    srtt: s.rtt.srtt(),
+                    min_rtt: s.rtt.min_rtt,
+                    cwnd: s.ccs.cwnd,
+                    ssthresh: s.ccs.ssthresh,
+                    in_flight: s.in_flight(),
+                    queued: s.queued_bytes(),
+                    mss: s.ccs.mss,
+                    backup: sf.backup,
+                    usable: s.is_established() && !sf.potentially_failed,
+                    stalled: s.in_loss_recovery(),
+                    open_state: s.in_open_state(),
+                });
+            }
+            let step = self.scheduler.next(&self.views, &self.queue.view(io.now));
+            match step {
+                Step::Send { subflow, chunk } => {
+                    if self.queue.assign(chunk, self.subflows[subflow].bit) {
+                        self.subflows[subflow].bytes_reinjected += chunk.len as u64;
+                    }
+                    self.call(subflow, io, |s, io| {
+                        s.push_mapped(chunk.dsn, chunk.len);
+                        s.send_pending(io);
+                    });
+                }
+                Step::Penalise { subflow } => self.subflows[subflow].sender.penalise(),
+                Step::Wait => return,
+            }
+        }
+    }
+}

@@ -1,0 +1,249 @@
+//! Flows with `transport = "mptcp"`: the `mptcp` table's syntax, its
+//! checks, and its resolution into an `MptcpConfig` (interfaces, the initial
+//! subflow, reachability of every interface pair, timed actions).
+//!
+//! The timed actions are a thin layer over `MptcpSender`'s API: each names
+//! an interface of the flow's source or destination, as `"iface"` when only
+//! one of them has an interface of that name, or as `"node:iface"`.
+
+use serde::Deserialize;
+
+use super::error::Problems;
+use super::model::{FlowModel, LinkModel, NodeModel};
+use crate::mptcp::coupling;
+use crate::mptcp::path_manager;
+use crate::mptcp::scheduler;
+use crate::mptcp::sender::MAX_OPEN_SUBFLOWS;
+use crate::mptcp::{Action, End, MptcpConfig};
+use crate::net::interfaces::Interfaces;
+use crate::net::routing::Routes;
+use crate::net::NodeId;
+use crate::time::Time;
+use crate::units::Duration;
+
+/// `mptcp = { ... }` in a `[[flows]]` entry with `transport = "mptcp"`.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MptcpSpec {
+    /// `minrtt` (default), `roundrobin`, `redundant`, `backup`, `rp_bm`, `blest`.
+    pub scheduler: Option<String>,
+    /// `lia` (default), `olia`, `balia`, or `uncoupled` (each subflow runs `tcp.cc`).
+    pub coupling: Option<String>,
+    /// `fullmesh` (default), `backup`, `single_path`.
+    pub path_manager: Option<String>,
+    /// A middlebox on the path strips MPTCP options: the connection falls
+    /// back to TCP on its initial subflow (RFC 8684 §3.7).
+    #[serde(default)]
+    pub strip_options: bool,
+    /// Also simulate each interface alone with single-path TCP, for the
+    /// aggregation percentage (S-MPTCP eq. 1).
+    #[serde(default)]
+    pub baselines: bool,
+    /// Path-manager actions at given times.
+    #[serde(default)]
+    pub actions: Vec<ActionSpec>,
+}
+
+/// One timed action: exactly one of `open`, `close`, `set_backup`, `clear_backup`.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ActionSpec {
+    pub at: Duration,
+    /// Open a subflow from this interface (to `peer`).
+    pub open: Option<String>,
+    /// Close every subflow using this interface.
+    pub close: Option<String>,
+    /// Flag every subflow using this interface as backup (MP_PRIO).
+    pub set_backup: Option<String>,
+    /// Clear the backup flag of every subflow using this interface.
+    pub clear_backup: Option<String>,
+    /// With `open`: the other end's interface (default: the initial subflow's).
+    pub peer: Option<String>,
+    /// With `open`: open the subflow as a backup.
+    pub backup: Option<bool>,
+}
+
+fn check_name(value: &Option<String>, known: &[&str], field: String, p: &mut Problems) {
+    if let Some(v) = value.as_deref().filter(|v| !known.contains(v)) {
+        p.add(field, format!("unknown name '{v}' (known: {})", known.join(", ")));
+    }
+}
+
+/// Checks what can be checked before nodes are resolved.
+pub fn check_spec(transport: &str, spec: Option<&MptcpSpec>, field: &str, p: &mut Problems) {
+    let Some(s) = spec else { return };
+    if transport != "mptcp" {
+        p.add(format!("{field}.mptcp"), "applies to transport = \"mptcp\" only");
+        return;
+    }
+    check_name(&s.scheduler, scheduler::names(), format!("{field}.mptcp.scheduler"), p);
+    check_name(&s.coupling, coupling::names(), format!("{field}.mptcp.coupling"), p);
+    check_name(&s.path_manager, path_manager::names(), format!("{field}.mptcp.path_manager"), p);
+}
+
+/// Everything `resolve` needs about the network.
+pub struct Network<'a> {
+    pub nodes: &'a [NodeModel],
+    pub links: &'a [LinkModel],
+    pub ifaces: &'a Interfaces,
+    pub routes: &'a Routes,
+    pub is_router: &'a [bool],
+    pub duration: Time,
+}
+
+/// The resolved settings of MPTCP flow `f`, reporting problems under `field`.
+pub fn resolve(spec: &MptcpSpec, f: &FlowModel, field: &str, net: &Network, p: &mut Problems) -> Option<MptcpConfig> {
+    let (src, dst) = (f.src, f.dst);
+    let reachable: Vec<Vec<bool>> = (0..net.ifaces.of(src).len() as u16)
+        .map(|l| {
+            (0..net.ifaces.of(dst).len() as u16)
+                .map(|r| {
+                    net.ifaces.reachable(net.routes, net.is_router, src, l, dst, r)
+                        && net.ifaces.reachable(net.routes, net.is_router, dst, r, src, l)
+                })
+                .collect()
+        })
+        .collect();
+    let Some(initial) = initial_pair(f, net).filter(|&(l, r)| reachable[l as usize][r as usize]) else {
+        p.add(format!("{field}.dst"), "no interface pair along the route to the destination can carry the initial subflow");
+        return None;
+    };
+    let path_manager = spec.path_manager.clone().unwrap_or_else(|| "fullmesh".into());
+    let pairs = reachable.iter().flatten().filter(|&&r| r).count();
+    if path_manager != "single_path" && pairs > MAX_OPEN_SUBFLOWS {
+        p.add(
+            format!("{field}.mptcp.path_manager"),
+            format!("'{path_manager}' would open {pairs} subflows; at most {MAX_OPEN_SUBFLOWS} may be open at once"),
+        );
+    }
+    let mut actions = Vec::new();
+    for (i, a) in spec.actions.iter().enumerate() {
+        let field = format!("{field}.mptcp.actions[{i}]");
+        if a.at.0 <= f.start || a.at.0 >= net.duration {
+            p.add(format!("{field}.at"), format!("{} must be after the flow's start ({}) and before the end of the run ({})", a.at.0, f.start, net.duration));
+        }
+        if let Some(action) = resolve_action(a, f, &field, initial, &reachable, net, p) {
+            actions.push((a.at.0, action));
+        }
+    }
+    actions.sort_by_key(|a| a.0);
+    Some(MptcpConfig {
+        scheduler: spec.scheduler.clone().unwrap_or_else(|| "minrtt".into()),
+        coupling: spec.coupling.clone().unwrap_or_else(|| "lia".into()),
+        path_manager,
+        options_stripped: spec.strip_options,
+        baselines: spec.baselines,
+        initial,
+        reachable,
+        actions,
+    })
+}
+
+/// The initial subflow's interfaces: those of the node-level route from the
+/// source to the destination, so that it takes the path a single-path TCP
+/// flow would (the first of equal-cost next hops).
+fn initial_pair(f: &FlowModel, net: &Network) -> Option<(u16, u16)> {
+    let mut at = f.src;
+    let (mut first, mut last) = (None, None);
+    for _ in 0..net.nodes.len() {
+        let &dir = net.routes.next_hops(at, f.dst).first()?;
+        first.get_or_insert(dir);
+        last = Some(dir);
+        let l = &net.links[dir as usize / 2];
+        at = if dir % 2 == 0 { l.b } else { l.a };
+        if at == f.dst {
+            break;
+        }
+    }
+    let local = net.ifaces.of(f.src).iter().position(|i| Some(i.out) == first)?;
+    let remote = net.ifaces.of(f.dst).iter().position(|i| Some(i.inbound) == last)?;
+    Some((local as u16, remote as u16))
+}
+
+/// Finds interface `name` ("iface" or "node:iface") at the flow's source or destination.
+fn interface(name: &str, src: NodeId, dst: NodeId, nodes: &[NodeModel], field: &str, p: &mut Problems) -> Option<(End, u16)> {
+    let (node, iface) = match name.split_once(':') {
+        Some((n, i)) => (Some(n), i),
+        None => (None, name),
+    };
+    let mut found = Vec::new();
+    for (end, id) in [(End::Local, src), (End::Remote, dst)] {
+        let n = &nodes[id as usize];
+        if node.is_some_and(|x| x != n.name) {
+            continue;
+        }
+        if let Some(k) = n.interfaces.iter().position(|x| x == iface) {
+            found.push((end, k as u16));
+        }
+    }
+    let ends = format!("'{}' ({}) or '{}' ({})", nodes[src as usize].name, nodes[src as usize].interfaces.join(", "), nodes[dst as usize].name, nodes[dst as usize].interfaces.join(", "));
+    match found[..] {
+        [one] => Some(one),
+        [] => {
+            p.add(field, format!("'{name}' is not an interface of the flow's source or destination: {ends}"));
+            None
+        }
+        _ => {
+            p.add(field, format!("'{name}' is ambiguous: both ends have it; write \"node:{iface}\""));
+            None
+        }
+    }
+}
+
+fn resolve_action(
+    a: &ActionSpec,
+    f: &FlowModel,
+    field: &str,
+    initial: (u16, u16),
+    reachable: &[Vec<bool>],
+    net: &Network,
+    p: &mut Problems,
+) -> Option<Action> {
+    let given: Vec<(&str, &String)> = [("open", &a.open), ("close", &a.close), ("set_backup", &a.set_backup), ("clear_backup", &a.clear_backup)]
+        .into_iter()
+        .filter_map(|(k, v)| v.as_ref().map(|v| (k, v)))
+        .collect();
+    let &[(kind, name)] = &given[..] else {
+        p.add(field, "give exactly one of open, close, set_backup, clear_backup");
+        return None;
+    };
+    if kind != "open" {
+        for (key, set) in [("peer", a.peer.is_some()), ("backup", a.backup.is_some())] {
+            if set {
+                p.add(format!("{field}.{key}"), "applies to open only");
+            }
+        }
+    }
+    let (end, iface) = interface(name, f.src, f.dst, net.nodes, &format!("{field}.{kind}"), p)?;
+    match kind {
+        "close" => Some(Action::Close { end, iface }),
+        "set_backup" => Some(Action::SetBackup { end, iface, backup: true }),
+        "clear_backup" => Some(Action::SetBackup { end, iface, backup: false }),
+        _ => {
+            let peer = match &a.peer {
+                None => if end == End::Local { initial.1 } else { initial.0 },
+                Some(peer_name) => {
+                    let (peer_end, k) = interface(peer_name, f.src, f.dst, net.nodes, &format!("{field}.peer"), p)?;
+                    if peer_end == end {
+                        p.add(format!("{field}.peer"), format!("'{peer_name}' is at the same end as '{name}'"));
+                        return None;
+                    }
+                    k
+                }
+            };
+            let (local, remote) = if end == End::Local { (iface, peer) } else { (peer, iface) };
+            if !reachable[local as usize][remote as usize] {
+                let (s, d) = (&net.nodes[f.src as usize], &net.nodes[f.dst as usize]);
+                p.add(
+                    format!("{field}.open"),
+                    format!(
+                        "no route between {}:{} and {}:{} (a subflow needs one both ways, through routers only)",
+                        s.name, s.interfaces[local as usize], d.name, d.interfaces[remote as usize]
+                    ),
+                );
+                return None;
+            }
+            Some(Action::Open { local, remote, backup: a.backup.unwrap_or(false) })
+        }
+    }
+}
