@@ -17,6 +17,17 @@ def test_run_writes_results_and_prints_a_summary(runner, small_scenario, tmp_pat
     assert "simulating" not in result.output  # no progress bar off a terminal
     assert pathpool.load(out).summary["seed"] == 3
     assert (out / "plot.png").read_bytes().startswith(PNG_SIGNATURE)
+    assert "MPTCP subflows" not in result.output  # single-path flows only
+
+
+def test_the_summary_lists_mptcp_subflows(runner, tmp_path):
+    out = tmp_path / "two-paths"
+    result = runner.invoke(main, ["run", "two-paths", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    subflows = pathpool.load(out).frame("subflows")
+    assert "MPTCP subflows" in result.output and len(subflows) >= 2
+    for sub in subflows.itertuples():
+        assert f"{sub.local_interface} → {sub.remote_interface}" in result.output
 
 
 def test_run_a_builtin_scenario_as_csv(runner, tmp_path):

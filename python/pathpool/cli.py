@@ -190,7 +190,35 @@ def _totals_table(results: Results) -> Table:
     return table
 
 
+def _subflows_table(results: Results) -> Table | None:
+    """One row per MPTCP subflow (of the flows listed above), or None without MPTCP."""
+    subflows = results.frame("subflows")
+    if subflows.empty:
+        return None
+    names = dict(zip(results.flows["flow_id"], results.flows["name"]))
+    shown = set(results.flows.sort_values("flow_id").head(MAX_SUMMARY_FLOWS)["flow_id"])
+    table = Table(title=Text("MPTCP subflows", style="bold"), box=box.SIMPLE_HEAD, collapse_padding=True,
+                  pad_edge=False)
+    table.add_column("flow", style="bold")
+    table.add_column("local → remote")
+    table.add_column("state")
+    for header in ("open\ns", "closed\ns", "delivered\nMB", "retx", "mean RTT\nms"):
+        table.add_column(header, justify="right", no_wrap=True)
+    for sub in subflows.sort_values(["flow_id", "subflow_id"]).itertuples():
+        if sub.flow_id not in shown:
+            continue
+        path = f"{sub.local_interface} → {sub.remote_interface}" + (" (backup)" if sub.backup else "")
+        rtt_ms = None if _is_missing(sub.rtt_mean_s) else sub.rtt_mean_s * 1e3
+        table.add_row(Text(f"{names[sub.flow_id]}/{sub.subflow_id}"), Text(path), sub.state,
+                      f"{sub.opened_s:.2f}", _optional(sub.closed_s, "{:.2f}"),
+                      f"{sub.bytes_delivered / 1e6:.2f}", f"{sub.retransmits:,}", _optional(rtt_ms, "{:.1f}"))
+    return table
+
+
 def _print_summary(console: Console, results: Results) -> None:
     console.print(_flows_table(results))
+    subflows = _subflows_table(results)
+    if subflows is not None:
+        console.print(subflows)
     console.print(_totals_table(results))
     console.print()
