@@ -12,7 +12,7 @@ use crate::engine::{EventQueue, Seeds};
 use crate::metrics::sampler::{FlowSample, LinkSample, Sampler, SubflowSample};
 use crate::mptcp::{MptcpReceiver, MptcpSender};
 use crate::net::interfaces::Interfaces;
-use crate::net::link::{Link, LinkStats};
+use crate::net::link::{loss_stream, Link, LinkStats};
 use crate::net::loss::LossModel;
 use crate::net::packet::{Kind, Packet, PacketId, PacketPool, ANY_INTERFACE};
 use crate::net::queue::DropTail;
@@ -92,14 +92,9 @@ impl<'m> World<'m> {
         for (i, l) in model.links.iter().enumerate() {
             for (d, dir) in l.dirs.iter().enumerate() {
                 let (from, to) = if d == 0 { (l.a, l.b) } else { (l.b, l.a) };
-                let dir_name = format!(
-                    "{}:{}>{}",
-                    l.name,
-                    model.nodes[from as usize].name,
-                    model.nodes[to as usize].name
-                );
+                let dir_name = model.direction_name(i, d);
                 links.push(Link {
-                    rng: seeds.stream(&format!("link:{dir_name}:loss")),
+                    rng: seeds.stream(&loss_stream(&dir_name)),
                     name: dir_name,
                     link_name: l.name.clone(),
                     from,

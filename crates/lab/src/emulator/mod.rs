@@ -54,6 +54,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use pathpool_sim::engine::Seeds;
+use pathpool_sim::net::link::loss_stream;
 use pathpool_sim::Model;
 
 use crate::netns::Netns;
@@ -69,19 +70,6 @@ pub const NAMESPACE: &str = "+emu";
 /// The emulator's ends of link `link`: towards its `a` node, towards its `b` node.
 pub fn ends(link: usize) -> [String; 2] {
     [format!("e{link}a"), format!("e{link}b")]
-}
-
-/// The simulator's name of direction `d` (0: a→b, 1: b→a) of link `link`:
-/// "link:from>to" (`sim::world::World::new`).
-pub fn direction_name(model: &Model, link: usize, d: usize) -> String {
-    let l = &model.links[link];
-    let (from, to) = if d == 0 { (l.a, l.b) } else { (l.b, l.a) };
-    format!("{}:{}>{}", l.name, model.nodes[from as usize].name, model.nodes[to as usize].name)
-}
-
-/// The random stream the simulator's loss model of a direction draws from.
-fn loss_stream(direction: &str) -> String {
-    format!("link:{direction}:loss")
 }
 
 /// The forwarders of every link direction; stopped when dropped.
@@ -119,7 +107,7 @@ impl Emulator {
         for (k, (rx, tx, mtu)) in sockets.into_iter().enumerate() {
             let (i, d) = (k / 2, k % 2);
             let link = &model.links[i];
-            let name = direction_name(model, i, d);
+            let name = model.direction_name(i, d);
             let stats = Arc::new(Counters::default());
             let forwarder = Forwarder {
                 rx,
@@ -211,7 +199,7 @@ mod tests {
         let seeds = Seeds { master: model.seed };
         for (id, sim) in world.links.iter_mut().enumerate() {
             let (i, d) = (id / 2, id % 2);
-            let name = direction_name(&model, i, d);
+            let name = model.direction_name(i, d);
             assert_eq!(name, sim.name);
             let mut rng = seeds.stream(&loss_stream(&name));
             let mut loss = LossModel::from_spec(model.links[i].dirs[d].loss.as_ref());

@@ -26,6 +26,11 @@ pub struct LinkStats {
     pub max_queue_packets: u64,
 }
 
+/// The random stream a link direction's loss model draws from.
+pub fn loss_stream(direction: &str) -> String {
+    format!("link:{direction}:loss")
+}
+
 pub struct Link {
     /// "link-name:from>to".
     pub name: String,

@@ -78,3 +78,14 @@ pub struct FlowModel {
     /// `transport = "mptcp"` only.
     pub mptcp: Option<crate::mptcp::MptcpConfig>,
 }
+
+impl Model {
+    /// The name of direction `d` (0: a→b, 1: b→a) of link `link`, "link:from>to":
+    /// the `name` column of the links table, and the root of the direction's
+    /// random-stream names (the kernel lab's emulator draws from the same ones).
+    pub fn direction_name(&self, link: usize, d: usize) -> String {
+        let l = &self.links[link];
+        let (from, to) = if d == 0 { (l.a, l.b) } else { (l.b, l.a) };
+        format!("{}:{}>{}", l.name, self.nodes[from as usize].name, self.nodes[to as usize].name)
+    }
+}
