@@ -15,7 +15,7 @@
 //!   receiver (a `TcpReceiver`, which buffers out-of-order data and reports
 //!   it in SACK blocks) tolerates any reordering.
 
-use crate::engine::timer::{Fire, Timer};
+use crate::tcp::sender_timers::{Due, SenderTimers};
 use crate::net::packet::{Kind, Packet, RcpHeader};
 use crate::net::NodeId;
 use crate::tcp::rate_sample::TxStamp;
@@ -52,8 +52,7 @@ pub struct RcpSender {
     rate_bps: Option<f64>,
     /// When the last segment left, and its wire bits: the next may leave bits/rate later.
     last_departure: Option<(Time, f64)>,
-    rto_timer: Timer,
-    pacing_timer: Timer,
+    timers: SenderTimers,
     pub stats: SenderStats,
 }
 
@@ -74,8 +73,7 @@ impl RcpSender {
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
             rate_bps: None,
             last_departure: None,
-            rto_timer: Timer::default(),
-            pacing_timer: Timer::default(),
+            timers: SenderTimers::default(),
             stats: SenderStats::default(),
         }
     }
@@ -115,7 +113,7 @@ impl RcpSender {
     }
 
     fn arm_rto(&mut self, io: &mut Io) {
-        if let Some(at) = self.rto_timer.arm(io.now + self.rtt.rto()) {
+        if let Some(at) = self.timers.rto.arm(io.now + self.rtt.rto()) {
             io.timers.push((TimerKind::Retransmit, at));
         }
     }
@@ -133,7 +131,7 @@ impl RcpSender {
                 let Some(rate) = Self::echoed_rate(p) else { return };
                 self.rate_bps = Some(rate);
                 self.rtt.sample(io.now.saturating_sub(p.ts_ecr));
-                self.rto_timer.cancel();
+                self.timers.rto.cancel();
                 self.rwnd = p.rwnd;
                 self.state = State::Established;
                 self.send_what_we_can(io);
@@ -163,7 +161,7 @@ impl RcpSender {
         self.snd_una = p.ack;
         // RFC 6298 §5.2–5.3.
         if self.board.is_empty() {
-            self.rto_timer.cancel();
+            self.timers.rto.cancel();
         } else if newly_acked > 0 {
             self.arm_rto(io);
         }
@@ -171,16 +169,10 @@ impl RcpSender {
     }
 
     pub fn on_timer(&mut self, kind: TimerKind, io: &mut Io) {
-        let timer = match kind {
-            TimerKind::Retransmit => &mut self.rto_timer,
-            TimerKind::Pacing => &mut self.pacing_timer,
-            TimerKind::DelayedAck => unreachable!("the delayed-ACK timer belongs to the receiver"),
-        };
-        match timer.fire(io.now) {
-            Fire::Ignore => {}
-            Fire::Reschedule(at) => io.timers.push((kind, at)),
-            Fire::Run if kind == TimerKind::Retransmit => self.on_rto(io),
-            Fire::Run => self.send_what_we_can(io),
+        match self.timers.fire(kind, io) {
+            Some(Due::Retransmit) => self.on_rto(io),
+            Some(Due::Send) => self.send_what_we_can(io),
+            None => {}
         }
     }
 
@@ -217,7 +209,7 @@ impl RcpSender {
             // One packet of s wire bits every s/R seconds.
             let due = self.last_departure.map_or(Time::ZERO, |(t, bits)| t + Time::from_secs_f64(bits / rate));
             if io.now < due {
-                if let Some(at) = self.pacing_timer.arm(due) {
+                if let Some(at) = self.timers.pacing.arm(due) {
                     io.timers.push((TimerKind::Pacing, at));
                 }
                 return;
@@ -246,7 +238,7 @@ impl RcpSender {
         self.stats.segments_sent += 1;
         self.stats.packets_sent += 1;
         io.out.push(p);
-        if !self.rto_timer.is_armed() {
+        if !self.timers.rto.is_armed() {
             self.arm_rto(io);
         }
     }

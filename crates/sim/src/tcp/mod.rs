@@ -10,6 +10,7 @@ pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;
 pub mod sender;
+pub mod sender_timers;
 
 use crate::net::packet::Packet;
 use crate::time::Time;

@@ -22,7 +22,7 @@
 use std::collections::VecDeque;
 
 use crate::cc::{self, AckInfo, CcState, Congestion, CongestionControl};
-use crate::engine::timer::{Fire, Timer};
+use crate::tcp::sender_timers::{Due, SenderTimers};
 use crate::engine::RngStream;
 use crate::net::packet::{Dss, Kind, Packet};
 use crate::net::NodeId;
@@ -92,8 +92,7 @@ pub struct TcpSender {
     prr: Option<Prr>,
     pub rtt: RttEstimator,
     rate: RateEstimator,
-    rto_timer: Timer,
-    pacing_timer: Timer,
+    timers: SenderTimers,
     /// Earliest departure time of the next segment when pacing.
     next_departure: Time,
     syn_retransmitted: bool,
@@ -152,8 +151,7 @@ impl TcpSender {
             board: Scoreboard::default(),
             prr: None,
             rate: RateEstimator::default(),
-            rto_timer: Timer::default(),
-            pacing_timer: Timer::default(),
+            timers: SenderTimers::default(),
             next_departure: Time::ZERO,
             syn_retransmitted: false,
             stats: SenderStats::default(),
@@ -265,7 +263,7 @@ impl TcpSender {
     }
 
     fn arm_rto(&mut self, io: &mut Io) {
-        if let Some(at) = self.rto_timer.arm(io.now + self.rtt.rto()) {
+        if let Some(at) = self.timers.rto.arm(io.now + self.rtt.rto()) {
             io.timers.push((TimerKind::Retransmit, at));
         }
     }
@@ -275,7 +273,7 @@ impl TcpSender {
             (State::SynSent, Kind::SynAck) => {
                 self.state = State::Established;
                 self.take_rtt_sample(p, io.now);
-                self.rto_timer.cancel();
+                self.timers.rto.cancel();
                 if self.syn_retransmitted {
                     // RFC 5681 §3.1: the initial window is one segment if the SYN was lost.
                     self.ccs.cwnd = self.ccs.mss;
@@ -409,7 +407,7 @@ impl TcpSender {
 
         // RFC 6298 §5.2–5.3.
         if !outstanding {
-            self.rto_timer.cancel();
+            self.timers.rto.cancel();
         } else if newly_acked > 0 {
             self.arm_rto(io);
         }
@@ -427,16 +425,10 @@ impl TcpSender {
     }
 
     pub fn on_timer(&mut self, kind: TimerKind, io: &mut Io) {
-        let timer = match kind {
-            TimerKind::Retransmit => &mut self.rto_timer,
-            TimerKind::Pacing => &mut self.pacing_timer,
-            TimerKind::DelayedAck => unreachable!("the delayed-ACK timer belongs to the receiver"),
-        };
-        match timer.fire(io.now) {
-            Fire::Ignore => {}
-            Fire::Reschedule(at) => io.timers.push((kind, at)),
-            Fire::Run if kind == TimerKind::Retransmit => self.on_rto(io),
-            Fire::Run => self.send_what_we_can(io),
+        match self.timers.fire(kind, io) {
+            Some(Due::Retransmit) => self.on_rto(io),
+            Some(Due::Send) => self.send_what_we_can(io),
+            None => {}
         }
     }
 
@@ -517,7 +509,7 @@ impl TcpSender {
         if self.ccs.pacing_rate.is_none() || io.now >= self.next_departure {
             return false;
         }
-        if let Some(at) = self.pacing_timer.arm(self.next_departure) {
+        if let Some(at) = self.timers.pacing.arm(self.next_departure) {
             io.timers.push((TimerKind::Pacing, at));
         }
         true
@@ -551,7 +543,7 @@ impl TcpSender {
             prr.on_sent(len as u64);
         }
         io.out.push(p);
-        if !self.rto_timer.is_armed() {
+        if !self.timers.rto.is_armed() {
             self.arm_rto(io);
         }
     }
