@@ -13,12 +13,13 @@ A scenario is a TOML (or JSON) file, the name of a built-in scenario
 interface is ``pathpool`` (see :mod:`pathpool.cli`).
 """
 
-from ._core import ScenarioError
+from ._core import LabError, ScenarioError
 from .api import __version__, resolve_data_dir, run, validate
 from .results import Results, load, write
 from .scenarios import builtin_scenarios, resolve_scenario
 
 __all__ = [
+    "LabError",
     "Results",
     "ScenarioError",
     "__version__",

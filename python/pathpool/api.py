@@ -25,6 +25,9 @@ try:
 except metadata.PackageNotFoundError:  # imported from a source tree that was never installed
     __version__ = "unknown"
 
+#: Where a scenario runs: the simulator, or the kernel lab (network namespaces, real Linux MPTCP).
+PLANES = ("sim", "lab")
+
 #: Environment variable naming the data directory that ``data:`` paths resolve against.
 DATA_ENV = "PATHPOOL_DATA"
 
@@ -122,8 +125,10 @@ def run(
     data_dir: str | os.PathLike | None = None,
     progress: bool | ProgressCallback = False,
     force: bool = False,
+    plane: str = "sim",
 ) -> Results:
-    """Runs a scenario in the simulator and returns its results.
+    """Runs a scenario in the simulator (or, with ``plane="lab"``, on the
+    kernel lab) and returns its results.
 
     ``scenario`` is a file path, a built-in name (see ``pathpool scenarios``) or
     a dict with the structure of a scenario file. ``seed`` overrides the
@@ -135,12 +140,21 @@ def run(
     terminal once the run has lasted a second; a callable instead gets
     ``(sim_time_s, duration_s)`` a few times a second.
 
+    ``plane="lab"`` runs the scenario on the real Linux stack in network
+    namespaces with emulated links (root and a kernel with MPTCP;
+    docs/lab.md): the same tables, with nulls where the kernel has no
+    counterpart. Features the lab cannot run are refused before anything
+    starts (LabError, naming each).
+
     Raises ScenarioError (a ValueError) for an invalid scenario,
     FileNotFoundError for a missing scenario or data directory,
-    FileExistsError if ``out`` exists and may not be replaced, and
+    FileExistsError if ``out`` exists and may not be replaced,
     RuntimeError if the run broke packet conservation (a simulator bug; no
-    results are written).
+    results are written), and LabError (a RuntimeError) when the lab refuses
+    the scenario, cannot start, or its run fails.
     """
+    if plane not in PLANES:
+        raise ValueError(f"unknown plane {plane!r}; use one of {', '.join(PLANES)}")
     if fmt not in FORMATS:
         raise ValueError(f"unknown results format {fmt!r}; use one of {', '.join(FORMATS)}")
     if out is not None:
@@ -149,10 +163,11 @@ def run(
     data = resolve_data_dir(data_dir)
     started_at = datetime.now(timezone.utc)
     with _progress_callback(progress, Path(source.source).stem) as callback:
-        raw = _core.run(source.text, source.source, source.fmt, seed=seed,
-                        data_dir=_optional_str(data), progress=callback)
+        runner = _core.run if plane == "sim" else _core.run_lab
+        raw = runner(source.text, source.source, source.fmt, seed=seed,
+                     data_dir=_optional_str(data), progress=callback)
     packets = raw["summary"]["packets"]
-    if not packets["conserved"]:
+    if plane == "sim" and not packets["conserved"]:
         # sent = delivered + dropped + in flight holds in every correct run.
         raise RuntimeError(f"simulator bug: packet conservation violated in {source.source}: {packets}")
     results = Results(
@@ -175,7 +190,7 @@ def _run_info(stats: Mapping[str, Any], source: ScenarioText, data: Path | None,
         "started_at": started_at.isoformat(timespec="seconds"),
         "wall_s": wall_s,
         "events": stats["events"],
-        "events_per_s": stats["events"] / wall_s if wall_s > 0 else None,
+        "events_per_s": stats["events"] / wall_s if stats["events"] is not None and wall_s > 0 else None,
         "packets_delivered": stats["packets_delivered"],
         "scenario_source": source.source,
         "data_dir": _optional_str(data),

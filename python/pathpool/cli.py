@@ -20,8 +20,8 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from . import api, plots
-from ._core import ScenarioError
+from . import _core, api, plots
+from ._core import LabError, ScenarioError
 from .results import FORMATS, Results, load
 from .scenarios import builtin_scenarios
 
@@ -47,7 +47,7 @@ def _user_errors() -> Iterator[None]:
     """Turns errors in the user's input into a red message on stderr and exit status 2."""
     try:
         yield
-    except (ScenarioError, FileNotFoundError, FileExistsError) as error:
+    except (ScenarioError, LabError, FileNotFoundError, FileExistsError) as error:
         console = _console(stderr=True)
         for line in str(error).splitlines():
             console.print(Text(line, style="red"), soft_wrap=True)
@@ -75,19 +75,23 @@ def main() -> None:
 @click.option("--force", is_flag=True, help="Replace the results directory if it already exists.")
 @click.option("--plot", "with_plot", is_flag=True, help="Also draw the overview figure, OUT/plot.png.")
 @click.option("--data-dir", type=click.Path(path_type=Path), metavar="DIR", help=DATA_DIR_HELP)
+@click.option("--plane", type=click.Choice(api.PLANES), default="sim", show_default=True,
+              help="Where to run: the simulator, or the kernel lab (root; real Linux MPTCP in network "
+                   "namespaces with emulated links, in real time).")
 def run_command(scenario: str, out_dir: Path, seed: int | None, fmt: str, force: bool, with_plot: bool,
-                data_dir: Path | None) -> None:
+                data_dir: Path | None, plane: str) -> None:
     """Run SCENARIO and write its results to the directory OUT.
 
     SCENARIO is a scenario file or the name of a built-in scenario (see
     'pathpool scenarios'). The scenario is checked before anything runs; a
-    progress bar appears if the run takes more than a second.
+    progress bar appears if the run takes more than a second. With --plane
+    lab, features the kernel lab cannot run are refused first, each named.
     """
     with _user_errors():
         api.validate(scenario, data_dir)
         try:
             results = api.run(scenario, seed=seed, out=out_dir, fmt=fmt, data_dir=data_dir,
-                              progress=True, force=force)
+                              progress=True, force=force, plane=plane)
         except KeyboardInterrupt:
             _console(stderr=True).print(Text("interrupted; no results written", style="red"))
             raise click.exceptions.Exit(130) from None
@@ -96,6 +100,22 @@ def run_command(scenario: str, out_dir: Path, seed: int | None, fmt: str, force:
     console.print(Text.assemble("results: ", (str(out_dir), "bold"), f" ({fmt})"))
     if with_plot:
         console.print(Text.assemble("plot:    ", (str(plots.save_plot(results, out_dir / "plot.png")), "bold")))
+
+
+@main.group("lab")
+def lab_group() -> None:
+    """The kernel lab's housekeeping."""
+
+
+@lab_group.command("clean")
+def lab_clean_command() -> None:
+    """Remove the network namespaces (and so the links) of lab runs that crashed."""
+    with _user_errors():
+        removed = _core.lab_clean()
+    console = _console()
+    for name in removed:
+        console.print(f"removed {name}")
+    console.print(Text.assemble(("✓ ", "bold green"), f"{len(removed)} leftover namespace(s) removed"))
 
 
 @main.command("validate")
@@ -152,8 +172,9 @@ def _optional(value: object, template: str, missing: str = "—") -> str:
 def _flows_table(results: Results) -> Table:
     flows = results.flows.sort_values("flow_id")
     summary = results.summary
+    where = "simulated" if summary.get("plane", "sim") == "sim" else "on the kernel lab"
     table = Table(title=Text(f"{summary['scenario']} · seed {summary['seed']} · "
-                             f"{summary['duration_s']:g} s simulated", style="bold"), box=box.SIMPLE_HEAD,
+                             f"{summary['duration_s']:g} s {where}", style="bold"), box=box.SIMPLE_HEAD,
                   collapse_padding=True, pad_edge=False)
     table.add_column("flow", style="bold")
     table.add_column("src → dst")
@@ -165,7 +186,7 @@ def _flows_table(results: Results) -> Table:
         fct = _optional(flow.fct_s, "{:.3f}", missing="—" if pd.isna(flow.size_bytes) else "not done")
         rtt_ms = None if _is_missing(flow.rtt_mean_s) else flow.rtt_mean_s * 1e3
         table.add_row(Text(flow.name), Text(f"{flow.src} → {flow.dst}"), Text(flow.cc), size, fct,
-                      f"{flow.goodput_bps / 1e6:.2f}", f"{flow.retransmits:,}", f"{flow.timeouts:,}",
+                      f"{flow.goodput_bps / 1e6:.2f}", f"{flow.retransmits:,}", _optional(flow.timeouts, "{:,.0f}"),
                       _optional(rtt_ms, "{:.1f}"))
     if len(flows) > MAX_SUMMARY_FLOWS:
         table.caption = f"{len(flows) - MAX_SUMMARY_FLOWS} more flows in the flows table"
@@ -182,9 +203,15 @@ def _totals_table(results: Results) -> Table:
     table.add_row("Jain's index", _optional(summary["jain_index"], "{:.4f}"))
     table.add_row("flows completed", f"{summary['flows_completed']} of {summary['flows']}")
     table.add_row("AFCT", _optional(summary["afct_s"], "{:.3f} s"))
-    table.add_row("packets", f"{packets['sent']:,} sent · {packets['delivered']:,} delivered · "
-                             f"{packets['dropped']:,} dropped · {packets['in_flight']:,} in flight")
-    if info.get("wall_s") is not None:
+    if packets["sent"] is not None:
+        table.add_row("packets", f"{packets['sent']:,} sent · {packets['delivered']:,} delivered · "
+                                 f"{packets['dropped']:,} dropped · {packets['in_flight']:,} in flight")
+    else:
+        table.add_row("packets", f"{packets['delivered']:,} delivered · {packets['dropped']:,} dropped "
+                                 f"(link emulator)")
+    if summary["events"] is None and info.get("wall_s") is not None:
+        table.add_row("wall time", f"{info['wall_s']:.2f} s (real time, testbed set-up included)")
+    elif info.get("wall_s") is not None:
         rate = f", {info['events_per_s'] / 1e6:.2f} M events/s" if info.get("events_per_s") else ""
         table.add_row("wall time", f"{info['wall_s']:.2f} s ({summary['events']:,} events{rate})")
     return table
@@ -202,7 +229,7 @@ def _subflows_table(results: Results) -> Table | None:
     table.add_column("flow", style="bold")
     table.add_column("local → remote")
     table.add_column("state")
-    for header in ("open\ns", "closed\ns", "delivered\nMB", "retx", "mean RTT\nms"):
+    for header in ("open\ns", "closed\ns", "acked\nMB", "retx", "mean RTT\nms"):
         table.add_column(header, justify="right", no_wrap=True)
     for sub in subflows.sort_values(["flow_id", "subflow_id"]).itertuples():
         if sub.flow_id not in shown:
@@ -211,7 +238,7 @@ def _subflows_table(results: Results) -> Table | None:
         rtt_ms = None if _is_missing(sub.rtt_mean_s) else sub.rtt_mean_s * 1e3
         table.add_row(Text(f"{names[sub.flow_id]}/{sub.subflow_id}"), Text(path), sub.state,
                       f"{sub.opened_s:.2f}", _optional(sub.closed_s, "{:.2f}"),
-                      f"{sub.bytes_delivered / 1e6:.2f}", f"{sub.retransmits:,}", _optional(rtt_ms, "{:.1f}"))
+                      f"{sub.bytes_acked / 1e6:.2f}", f"{sub.retransmits:,}", _optional(rtt_ms, "{:.1f}"))
     return table
 
 

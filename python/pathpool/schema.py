@@ -57,7 +57,7 @@ FLOWS = _table(
     _column("goodput_bps", pa.float64(), "bytes_delivered over the flow's active time", "bit/s"),
     _column("segments_sent", pa.uint64(), "Data segments sent, retransmissions included", "segments"),
     _column("retransmits", pa.uint64(), "Data segments retransmitted", "segments"),
-    _column("timeouts", pa.uint64(), "Retransmission timeouts that fired", "events"),
+    _column("timeouts", pa.uint64(), "Retransmission timeouts that fired; null on the kernel lab (tcp_info counts none per connection)", "events", nullable=True),
     _column("rtt_mean_s", pa.float64(), "Mean RTT sample; null without samples", "s", nullable=True),
     _column("rtt_min_s", pa.float64(), "Smallest RTT sample; null without samples", "s", nullable=True),
     _column("ooo_delay_mean_s", pa.float64(), "MPTCP: mean time a data segment waited in the connection-level reassembly buffer (0 for segments that arrived in order); null for single-path flows and before any data", "s", nullable=True),
@@ -94,7 +94,7 @@ FLOW_TS = _table(
     _column("bytes_in_flight", pa.uint64(), "Payload bytes believed in the network (RFC 6675 pipe: outstanding minus SACKed and lost, plus retransmitted)", "bytes"),
     _column("pacing_rate_bps", pa.float64(), "Pacing rate set by the congestion control, in payload bits per second (segments leave payload/rate apart); NaN when the flow is not paced (newreno, cubic and westwood set none; bbr always does)", "bit/s"),
     _column("bw_estimate_bps", pa.float64(), "The congestion control's estimate of the path bandwidth, in payload bits per second: Westwood+'s filtered BWE or BBR's windowed max delivery rate, 0 before the first estimate; NaN for algorithms that keep none (newreno, cubic)", "bit/s"),
-    _column("imbalance_bytes", pa.int64(), "MPTCP flow imbalance (Green MPTCP): bytes sent and not yet Data-ACKed minus the open subflows' bytes in flight; 0 for single-path flows", "bytes"),
+    _column("imbalance_bytes", pa.int64(), "MPTCP flow imbalance (Green MPTCP): bytes sent and not yet Data-ACKed minus the open subflows' bytes in flight; 0 for single-path flows; null for MPTCP flows on the kernel lab", "bytes", nullable=True),
 )
 
 LINK_TS = _table(
@@ -131,11 +131,11 @@ SUBFLOWS = _table(
     _column("closed_s", pa.float64(), "When it was closed or failed; null if still open", "s", nullable=True),
     _column("bytes_sent", pa.uint64(), "Payload bytes sent, retransmissions included", "bytes"),
     _column("bytes_acked", pa.uint64(), "Payload bytes cumulatively acknowledged at the subflow level", "bytes"),
-    _column("bytes_reinjected", pa.uint64(), "Payload bytes of data another subflow had carried (reinjections, redundant copies, opportunistic retransmissions)", "bytes"),
-    _column("bytes_delivered", pa.uint64(), "Payload bytes the subflow handed to the connection's receiver, duplicates included", "bytes"),
+    _column("bytes_reinjected", pa.uint64(), "Payload bytes of data another subflow had carried (reinjections, redundant copies, opportunistic retransmissions); null on the kernel lab", "bytes", nullable=True),
+    _column("bytes_delivered", pa.uint64(), "Payload bytes the subflow handed to the connection's receiver, duplicates included; null on the kernel lab", "bytes", nullable=True),
     _column("segments_sent", pa.uint64(), "Data segments sent, retransmissions included", "segments"),
     _column("retransmits", pa.uint64(), "Data segments retransmitted by the subflow", "segments"),
-    _column("timeouts", pa.uint64(), "Retransmission timeouts of the subflow, SYN timeouts included", "events"),
+    _column("timeouts", pa.uint64(), "Retransmission timeouts of the subflow, SYN timeouts included; null on the kernel lab", "events", nullable=True),
     _column("rtt_mean_s", pa.float64(), "Mean RTT sample of the subflow; null without samples", "s", nullable=True),
     _column("rtt_min_s", pa.float64(), "Smallest RTT sample of the subflow; null without samples", "s", nullable=True),
 )

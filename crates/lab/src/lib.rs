@@ -7,4 +7,7 @@ pub mod netns;
 pub mod pm;
 pub mod prefix;
 pub mod preflight;
+pub mod run;
+pub mod support;
 pub mod testbed;
+pub mod traffic;

@@ -1,11 +1,12 @@
-//! Python bindings: `pathpool._core.validate` and `pathpool._core.run`.
+//! Python bindings: `pathpool._core.validate`, `pathpool._core.run` (the
+//! simulator) and `pathpool._core.run_lab` (the kernel lab).
 //! The Python package (python/pathpool) turns the columns into Arrow tables.
 
 use std::path::{Path, PathBuf};
 
 use numpy::IntoPyArray;
 use pyo3::create_exception;
-use pyo3::exceptions::PyValueError;
+use pyo3::exceptions::{PyRuntimeError, PyValueError};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyList};
 
@@ -13,6 +14,7 @@ use pathpool_sim::metrics::{Column, Table};
 use pathpool_sim::{Format, Model, Source};
 
 create_exception!(_core, ScenarioError, PyValueError, "A scenario was refused; each line names file, field and problem.");
+create_exception!(_core, LabError, PyRuntimeError, "The kernel lab refused the scenario, could not start, or the run failed; the message says which.");
 
 fn source(name: &str, data_dir: Option<&str>) -> Source {
     let dir = Path::new(name).parent().filter(|p| !p.as_os_str().is_empty()).map_or_else(|| PathBuf::from("."), Path::to_path_buf);
@@ -47,6 +49,7 @@ fn column<'py>(py: Python<'py>, c: Column) -> PyResult<Bound<'py, PyAny>> {
         Column::Bool(v) => v.into_pyarray(py).into_any(),
         Column::Str(v) => PyList::new(py, v)?.into_any(),
         Column::OptU64(v) => PyList::new(py, v)?.into_any(),
+        Column::OptI64(v) => PyList::new(py, v)?.into_any(),
         Column::OptF64(v) => PyList::new(py, v)?.into_any(),
     })
 }
@@ -90,20 +93,72 @@ fn run<'py>(
     if let Some(e) = callback_error {
         return Err(e);
     }
-    let tables = PyDict::new(py);
-    for t in out.tables {
-        let name = t.name;
-        tables.set_item(name, table(py, t)?)?;
-    }
     let stats = PyDict::new(py);
     stats.set_item("events", out.events)?;
     stats.set_item("wall_s", out.wall_s)?;
     stats.set_item("packets_delivered", out.data_packets_delivered)?;
+    result(py, out.tables, &out.summary, stats)
+}
+
+fn result<'py>(py: Python<'py>, tables: Vec<Table>, summary: &serde_json::Value, stats: Bound<'py, PyDict>) -> PyResult<Bound<'py, PyDict>> {
+    let dict = PyDict::new(py);
+    for t in tables {
+        let name = t.name;
+        dict.set_item(name, table(py, t)?)?;
+    }
     let result = PyDict::new(py);
-    result.set_item("summary", json_to_py(py, &out.summary)?)?;
-    result.set_item("tables", tables)?;
+    result.set_item("summary", json_to_py(py, summary)?)?;
+    result.set_item("tables", dict)?;
     result.set_item("stats", stats)?;
     Ok(result)
+}
+
+/// Runs a scenario on the kernel lab (root, a kernel with MPTCP). The GIL is
+/// held: `progress(model_time_s, duration_s)` is called after every sample,
+/// and an exception from it (Ctrl-C included) stops the run and tears the
+/// testbed down.
+#[pyfunction]
+#[pyo3(signature = (text, source, fmt = "toml", seed = None, data_dir = None, progress = None))]
+fn run_lab<'py>(
+    py: Python<'py>,
+    text: &str,
+    source: &str,
+    fmt: &str,
+    seed: Option<u64>,
+    data_dir: Option<&str>,
+    progress: Option<Bound<'py, PyAny>>,
+) -> PyResult<Bound<'py, PyDict>> {
+    let model = load(text, source, fmt, data_dir, seed)?;
+    let duration = model.duration.secs();
+    let mut callback_error = None;
+    let out = pathpool_lab::run::run(&model, &mut |now| {
+        let r = py.check_signals().and_then(|_| match &progress {
+            Some(cb) => cb.call1((now.secs(), duration)).map(drop),
+            None => Ok(()),
+        });
+        match r {
+            Ok(()) => true,
+            Err(e) => {
+                callback_error = Some(e);
+                false
+            }
+        }
+    });
+    if let Some(e) = callback_error {
+        return Err(e);
+    }
+    let out = out.map_err(|e| LabError::new_err(e.to_string()))?;
+    let stats = PyDict::new(py);
+    stats.set_item("events", py.None())?;
+    stats.set_item("wall_s", out.wall_s)?;
+    stats.set_item("packets_delivered", py.None())?;
+    result(py, out.tables, &out.summary, stats)
+}
+
+/// Removes the namespaces of crashed lab runs; returns their names.
+#[pyfunction]
+fn lab_clean() -> PyResult<Vec<String>> {
+    pathpool_lab::prefix::clean_stale().map_err(|e| LabError::new_err(e.to_string()))
 }
 
 #[pymodule]
@@ -111,5 +166,8 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
     m.add_function(wrap_pyfunction!(validate, m)?)?;
     m.add_function(wrap_pyfunction!(run, m)?)?;
+    m.add("LabError", m.py().get_type::<LabError>())?;
+    m.add_function(wrap_pyfunction!(run_lab, m)?)?;
+    m.add_function(wrap_pyfunction!(lab_clean, m)?)?;
     Ok(())
 }

@@ -2,6 +2,8 @@
 //! emulated links, addresses, routes), print it, keep it until standard
 //! input closes or a signal arrives, print what each link direction carried,
 //! then remove it — for looking around with `ip netns exec`.
+//! `pathpool-lab run SCENARIO`: run it on the kernel and print the summary
+//! (`pathpool run --plane lab` does the same and writes the result tables).
 //! `pathpool-lab clean`: remove namespaces left by crashed runs.
 
 use std::io::Read;
@@ -11,20 +13,32 @@ use std::process::ExitCode;
 use pathpool_lab::prefix;
 use pathpool_lab::testbed::Testbed;
 use pathpool_sim::scenario::{load, Format, Source};
+use pathpool_sim::Model;
 
 fn usage() -> ExitCode {
-    eprintln!("usage: pathpool-lab up SCENARIO.toml | pathpool-lab clean");
+    eprintln!("usage: pathpool-lab up SCENARIO.toml | pathpool-lab run SCENARIO.toml | pathpool-lab clean");
     ExitCode::from(2)
 }
 
-fn up(path: &Path) -> Result<(), String> {
+fn model(path: &Path) -> Result<Model, String> {
     let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
     let source = Source {
         name: path.display().to_string(),
         dir: path.parent().map_or_else(|| Path::new(".").to_path_buf(), Path::to_path_buf),
         data_dir: None,
     };
-    let model = load(&text, Format::Toml, &source, None).map_err(|e| e.to_string())?;
+    load(&text, Format::Toml, &source, None).map_err(|e| e.to_string())
+}
+
+fn run(path: &Path) -> Result<(), String> {
+    let model = model(path)?;
+    let out = pathpool_lab::run::run(&model, &mut |_| true).map_err(|e| e.to_string())?;
+    println!("{}", serde_json::to_string_pretty(&out.summary).expect("a JSON value"));
+    Ok(())
+}
+
+fn up(path: &Path) -> Result<(), String> {
+    let model = model(path)?;
     let testbed = Testbed::build(&model).map_err(|e| e.to_string())?;
     for node in &testbed.plan().nodes {
         let ns = testbed.node(&node.name).expect("every planned node has a namespace");
@@ -49,6 +63,7 @@ fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
     let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["up", scenario] => up(Path::new(scenario)),
+        ["run", scenario] => run(Path::new(scenario)),
         ["clean"] => prefix::clean_stale().map_err(|e| e.to_string()).map(|names| {
             for n in &names {
                 println!("removed {n}");

@@ -29,9 +29,9 @@ pub struct Clock {
 }
 
 impl Clock {
-    /// A clock whose time zero is now.
-    pub fn start() -> Clock {
-        Clock { epoch: Instant::now() }
+    /// A clock whose time zero is `epoch`; before it, model time is zero.
+    pub fn starting_at(epoch: Instant) -> Clock {
+        Clock { epoch }
     }
 
     /// The instant of model time zero.
@@ -112,7 +112,7 @@ mod tests {
         if let Err(e) = precise_thread() {
             eprintln!("waits_until_the_deadline: {e}");
         }
-        let clock = Clock::start();
+        let clock = Clock::starting_at(Instant::now());
         let mut late: Vec<Time> = (1..=21u64)
             .map(|k| {
                 let deadline = Time::from_micros(k * 700);

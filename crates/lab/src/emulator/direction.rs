@@ -75,6 +75,12 @@ impl Direction {
         }
     }
 
+    /// What waits in the queue now (not the packet in transmission): IP
+    /// bytes and packets.
+    pub fn queued(&self) -> (u64, u64) {
+        (self.queue.len_bytes(), self.queue.len_packets())
+    }
+
     /// Applies, in time order, the link events and transmission starts due
     /// at or before `now`.
     pub fn advance(&mut self, now: Time, drops: &mut Vec<(PacketId, DropCause)>) {

@@ -99,6 +99,7 @@ impl Forwarder {
         while !self.stop.is_set() {
             let now = self.clock.now();
             self.model.advance(now, &mut drops);
+            self.stats.queue_level(self.model.queued());
             self.release(&mut drops, &mut free);
             while let Some((due, id)) = self.model.pop_arrived(now) {
                 let slot = &slots[id as usize];
@@ -147,6 +148,7 @@ impl Forwarder {
                     slot.len = len;
                     slot.ip_bytes = ip_bytes;
                     self.model.offer(self.clock.model_time(at), id, ip_bytes, drops);
+                    self.stats.queue_level(self.model.queued());
                     self.release(drops, free);
                 }
             }

@@ -35,7 +35,8 @@
 //! queue, transmitter timed by `Capacity::finish_time`, propagation delay,
 //! `LossModel` drawing from the stream the simulator uses for the same
 //! direction (`link:{link}:{from}>{to}:loss` from the scenario seed), and
-//! the link's up/down events. Model time zero is when `start` returns.
+//! the link's up/down events. Model time zero is the `zero` given to
+//! `start` (before it, the links are as at time zero).
 //! ARP and neighbour discovery bypass the model (`frame.rs`). Frames must be
 //! MTU-sized and checksummed by their sender: the testbed turns off the
 //! nodes' offloads (`netdev.rs`).
@@ -88,8 +89,9 @@ struct Running {
 
 impl Emulator {
     /// Starts forwarding every link of `model` between its two `ends` in
-    /// namespace `ns`, where they must exist and be up.
-    pub fn start(model: &Model, ns: &Netns) -> io::Result<Emulator> {
+    /// namespace `ns`, where they must exist and be up, with model time zero
+    /// at `zero`.
+    pub fn start(model: &Model, ns: &Netns, zero: Instant) -> io::Result<Emulator> {
         let sockets = ns.run(|| -> io::Result<Vec<(PacketSocket, PacketSocket, u32)>> {
             let mut sockets = Vec::with_capacity(model.links.len() * 2);
             for i in 0..model.links.len() {
@@ -103,7 +105,7 @@ impl Emulator {
             Ok(sockets)
         })??;
         let seeds = Seeds { master: model.seed };
-        let mut emulator = Emulator { clock: Clock::start(), stop: Arc::new(Stop::new()?), directions: Vec::new() };
+        let mut emulator = Emulator { clock: Clock::starting_at(zero), stop: Arc::new(Stop::new()?), directions: Vec::new() };
         for (k, (rx, tx, mtu)) in sockets.into_iter().enumerate() {
             let (i, d) = (k / 2, k % 2);
             let link = &model.links[i];

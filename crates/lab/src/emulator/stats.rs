@@ -27,6 +27,12 @@ pub struct DirectionStats {
     pub drops_egress: u64,
     /// ARP and neighbour-discovery frames, forwarded at once (`frame.rs`).
     pub control_frames: u64,
+    /// What waits in the queue now, and the most that ever waited (IP bytes
+    /// and packets, not counting the packet in transmission).
+    pub queue_bytes: u64,
+    pub queue_packets: u64,
+    pub max_queue_bytes: u64,
+    pub max_queue_packets: u64,
     /// Delivery time minus model arrival time, per delivered packet.
     pub lateness: Lateness,
 }
@@ -63,6 +69,10 @@ pub(crate) struct Counters {
     drops_oversize: AtomicU64,
     drops_egress: AtomicU64,
     control_frames: AtomicU64,
+    queue_bytes: AtomicU64,
+    queue_packets: AtomicU64,
+    max_queue_bytes: AtomicU64,
+    max_queue_packets: AtomicU64,
     late_sum_ns: AtomicU64,
     late_max_ns: AtomicU64,
     late_buckets: [AtomicU64; LATENESS_BOUNDS_US.len() + 1],
@@ -90,6 +100,14 @@ impl Counters {
         self.control_frames.fetch_add(1, Relaxed);
     }
 
+    /// The queue now holds `bytes` in `packets`.
+    pub fn queue_level(&self, (bytes, packets): (u64, u64)) {
+        self.queue_bytes.store(bytes, Relaxed);
+        self.queue_packets.store(packets, Relaxed);
+        self.max_queue_bytes.fetch_max(bytes, Relaxed);
+        self.max_queue_packets.fetch_max(packets, Relaxed);
+    }
+
     pub fn delivered(&self, ip_bytes: u32, late_ns: u64) {
         self.packets.fetch_add(1, Relaxed);
         self.bytes.fetch_add(ip_bytes as u64, Relaxed);
@@ -111,6 +129,10 @@ impl Counters {
             drops_oversize: self.drops_oversize.load(Relaxed),
             drops_egress: self.drops_egress.load(Relaxed),
             control_frames: self.control_frames.load(Relaxed),
+            queue_bytes: self.queue_bytes.load(Relaxed),
+            queue_packets: self.queue_packets.load(Relaxed),
+            max_queue_bytes: self.max_queue_bytes.load(Relaxed),
+            max_queue_packets: self.max_queue_packets.load(Relaxed),
             lateness: Lateness {
                 count: packets,
                 sum_ns: self.late_sum_ns.load(Relaxed),

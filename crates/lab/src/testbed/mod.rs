@@ -13,6 +13,7 @@ pub mod plan;
 
 use std::fmt;
 use std::io;
+use std::time::Instant;
 
 use pathpool_sim::Model;
 
@@ -61,8 +62,15 @@ pub struct Testbed {
 }
 
 impl Testbed {
-    /// Checks the machine and the topology, then builds it.
+    /// Checks the machine and the topology, then builds it; model time zero
+    /// is when it is built.
     pub fn build(model: &Model) -> Result<Testbed, Error> {
+        Testbed::build_at(model, None)
+    }
+
+    /// As `build`, with model time zero at `zero` if given (a moment after
+    /// the build, so that a run can set up its applications first).
+    pub fn build_at(model: &Model, zero: Option<Instant>) -> Result<Testbed, Error> {
         preflight::check().map_err(Error::Unavailable)?;
         let plan = plan::plan(model).map_err(Error::Plan)?;
         let prefix = run_prefix();
@@ -103,7 +111,7 @@ impl Testbed {
             ns.run(|| node.interfaces.iter().try_for_each(|i| netdev::disable_offloads(&i.name)))??;
             ns.ip_batch(&commands(node))?;
         }
-        let emulator = Emulator::start(model, &emulator_ns)?;
+        let emulator = Emulator::start(model, &emulator_ns, zero.unwrap_or_else(Instant::now))?;
         Ok(Testbed { prefix, plan, emulator, namespaces, _emulator_ns: emulator_ns, _signals: signals })
     }
 

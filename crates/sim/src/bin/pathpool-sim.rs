@@ -100,6 +100,7 @@ fn print_tsv(t: &Table) {
                 Column::Bool(v) => v[row].to_string(),
                 Column::Str(v) => v[row].clone(),
                 Column::OptU64(v) => v[row].map_or(String::new(), |x| x.to_string()),
+                Column::OptI64(v) => v[row].map_or(String::new(), |x| x.to_string()),
                 Column::OptF64(v) => v[row].map_or(String::new(), |x| format!("{x:.6}")),
             })
             .collect();

@@ -10,6 +10,7 @@ pub enum Column {
     Bool(Vec<bool>),
     Str(Vec<String>),
     OptU64(Vec<Option<u64>>),
+    OptI64(Vec<Option<i64>>),
     OptF64(Vec<Option<f64>>),
 }
 
@@ -38,6 +39,7 @@ impl Table {
             Column::Bool(v) => v.len(),
             Column::Str(v) => v.len(),
             Column::OptU64(v) => v.len(),
+            Column::OptI64(v) => v.len(),
             Column::OptF64(v) => v.len(),
         })
     }

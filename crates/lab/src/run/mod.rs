@@ -1,0 +1,345 @@
+//! A scenario on the real Linux stack (`pathpool run --plane lab`): refuse
+//! what the lab cannot run (`support.rs`), build the testbed, start a server
+//! per flow in its destination's namespace, a client per flow in its
+//! source's, a path-manager controller per namespace that sources MPTCP
+//! flows (`controller.rs`), sample the kernel's per-connection statistics
+//! and the emulator's counters every `sim.sample_interval`, stop at the
+//! scenario's end, and return the simulator's tables (`collect.rs`).
+//!
+//! Model time zero is set a short lead after the build starts, so that
+//! every listener and controller is ready when the first flow starts and
+//! link events and capacity traces line up with the flows' start times. A
+//! run that could not be set up within that lead fails rather than run
+//! shifted in time.
+
+mod collect;
+mod controller;
+
+use std::fmt;
+use std::io;
+use std::net::{IpAddr, SocketAddr};
+use std::os::fd::AsFd;
+use std::sync::atomic::Ordering;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use pathpool_sim::metrics::sampler::{FlowSample, LinkSample, Sampler, SubflowSample};
+use pathpool_sim::metrics::Table;
+use pathpool_sim::{Model, Time};
+
+use crate::pm::{EventStream, Limits, PathManager};
+use crate::preflight;
+use crate::support::{self, kernel_cc, KernelFeatures};
+use crate::testbed::{self, Testbed};
+use crate::traffic::client::{self, ClientSpec};
+use crate::traffic::info::{self, TcpInfo};
+use crate::traffic::server;
+use crate::traffic::{FlowState, RunClock, BASE_PORT};
+use controller::{Connection, ControlledFlow};
+
+pub struct LabOutput {
+    pub tables: Vec<Table>,
+    /// The simulator's summary fields, `plane = "lab"`.
+    pub summary: serde_json::Value,
+    /// Wall time from the build to the teardown.
+    pub wall_s: f64,
+}
+
+#[derive(Debug)]
+pub enum Error {
+    /// Features the lab cannot run, one line each.
+    Refused(Vec<String>),
+    Testbed(testbed::Error),
+    /// The run started and something broke; no results.
+    Failed(Vec<String>),
+    /// The caller asked to stop (its progress callback returned false).
+    Interrupted,
+}
+
+impl fmt::Display for Error {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Error::Refused(lines) => write!(f, "the kernel lab cannot run this scenario:\n  - {}", lines.join("\n  - ")),
+            Error::Testbed(e) => e.fmt(f),
+            Error::Failed(lines) => write!(f, "the lab run failed:\n  - {}", lines.join("\n  - ")),
+            Error::Interrupted => f.write_str("the lab run was interrupted"),
+        }
+    }
+}
+
+impl std::error::Error for Error {}
+
+impl From<testbed::Error> for Error {
+    fn from(e: testbed::Error) -> Error {
+        Error::Testbed(e)
+    }
+}
+
+impl From<io::Error> for Error {
+    fn from(e: io::Error) -> Error {
+        Error::Testbed(testbed::Error::Io(e))
+    }
+}
+
+/// Time from the start of the build to model time zero: namespaces and
+/// veths take a few ms each on this kind of machine, `ip -batch` per node
+/// a few more.
+fn lead(model: &Model) -> Duration {
+    Duration::from_millis(1500 + 40 * (model.nodes.len() + model.links.len()) as u64 + 2 * model.flows.len() as u64)
+}
+
+/// The address of each node's interfaces, in the model's interface order.
+fn addresses(model: &Model, testbed: &Testbed) -> Vec<Vec<IpAddr>> {
+    model
+        .nodes
+        .iter()
+        .zip(&testbed.plan().nodes)
+        .map(|(m, p)| {
+            m.interfaces
+                .iter()
+                .map(|name| IpAddr::V4(p.interfaces.iter().find(|i| &i.name == name).expect("every interface is planned").addr))
+                .collect()
+        })
+        .collect()
+}
+
+/// Runs `model` in the lab. `progress(now)` is called after each sample; a
+/// false return stops the run (`Error::Interrupted`).
+pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabOutput, Error> {
+    preflight::check().map_err(testbed::Error::Unavailable)?;
+    let refused = support::refusals(model, &KernelFeatures::probe()?);
+    if !refused.is_empty() {
+        return Err(Error::Refused(refused));
+    }
+    let wall = Instant::now();
+    let zero = wall + lead(model);
+    let testbed = Testbed::build_at(model, Some(zero))?;
+    let addrs = addresses(model, &testbed);
+    let ns = |node: u32| testbed.node(&model.nodes[node as usize].name).expect("every node has a namespace");
+    let is_mptcp = |i: usize| model.flows[i].transport == "mptcp";
+
+    // Userspace path manager where MPTCP flows start; room for their joins where they end.
+    let mut sources: Vec<u32> = (0..model.flows.len()).filter(|&i| is_mptcp(i)).map(|i| model.flows[i].src).collect();
+    sources.sort_unstable();
+    sources.dedup();
+    for &n in &sources {
+        ns(n).sysctl("net.mptcp.pm_type", "1")?;
+    }
+    let mut sinks: Vec<u32> = (0..model.flows.len()).filter(|&i| is_mptcp(i)).map(|i| model.flows[i].dst).collect();
+    sinks.sort_unstable();
+    sinks.dedup();
+    for &n in &sinks {
+        ns(n).run(|| PathManager::open()?.set_limits(Limits { add_addr_accepted: 8, subflows: 8 }))?
+            .map_err(|e| Error::Failed(vec![format!("MPTCP limits on {}: {e}", model.nodes[n as usize].name)]))?;
+    }
+    let mut listeners = Vec::with_capacity(model.flows.len());
+    for (i, f) in model.flows.iter().enumerate() {
+        listeners.push(ns(f.dst).run(|| server::listen(BASE_PORT + i as u16, is_mptcp(i)))??);
+    }
+    let mut pm_sockets = Vec::with_capacity(sources.len());
+    for &n in &sources {
+        let pair = ns(n).run(|| Ok::<_, crate::pm::Error>((EventStream::subscribe()?, PathManager::open()?)))?;
+        pm_sockets.push(pair.map_err(|e| Error::Failed(vec![format!("path manager on {}: {e}", model.nodes[n as usize].name)]))?);
+    }
+    if Instant::now() > zero {
+        return Err(Error::Failed(vec![format!(
+            "setting up took {:.2} s, more than the {:.2} s lead before model time zero",
+            wall.elapsed().as_secs_f64(),
+            lead(model).as_secs_f64()
+        )]));
+    }
+
+    let clock = RunClock { epoch: zero, stop: Default::default() };
+    let flows: Vec<FlowState> = model.flows.iter().map(|_| FlowState::default()).collect();
+    let conns: Vec<Mutex<Connection>> = model.flows.iter().map(|_| Mutex::default()).collect();
+    let specs: Vec<ClientSpec> = model
+        .flows
+        .iter()
+        .enumerate()
+        .map(|(i, f)| {
+            let (l, r) = f.mptcp.as_ref().map_or((0, 0), |m| m.initial);
+            ClientSpec {
+                mptcp: is_mptcp(i),
+                cc: kernel_cc(&f.tcp.cc).to_string(),
+                bind: f.mptcp.as_ref().map(|_| SocketAddr::new(addrs[f.src as usize][l as usize], 0)),
+                server: SocketAddr::new(addrs[f.dst as usize][r as usize], BASE_PORT + i as u16),
+                start: f.start,
+                size: f.size,
+                stop: f.stop.unwrap_or(model.duration).min(model.duration),
+            }
+        })
+        .collect();
+    let controlled: Vec<Vec<ControlledFlow>> = sources
+        .iter()
+        .map(|&n| {
+            (0..model.flows.len())
+                .filter(|&i| is_mptcp(i) && model.flows[i].src == n)
+                .map(|i| {
+                    let f = &model.flows[i];
+                    ControlledFlow {
+                        index: i,
+                        start: f.start,
+                        config: f.mptcp.as_ref().expect("an mptcp flow"),
+                        local_addrs: addrs[f.src as usize].clone(),
+                        remote_addrs: addrs[f.dst as usize].clone(),
+                        conn: &conns[i],
+                    }
+                })
+                .collect()
+        })
+        .collect();
+
+    let mut sampler = Sampler::new(model.sample_interval, model.flows.len(), model.links.len() * 2);
+    let mut end = EndState::new(model.flows.len());
+    let mut errors = Vec::new();
+    let mut interrupted = false;
+    std::thread::scope(|s| {
+        let (clock, flows) = (&clock, &flows);
+        for (i, listener) in listeners.into_iter().enumerate() {
+            let (size, quickack) = (model.flows[i].size, !model.flows[i].tcp.delayed_ack);
+            s.spawn(move || server::serve(listener, size, quickack, &flows[i], clock));
+        }
+        for (i, spec) in specs.iter().enumerate() {
+            let node = ns(model.flows[i].src);
+            s.spawn(move || client::send(node, spec, &flows[i], clock));
+        }
+        let controllers: Vec<_> = controlled
+            .iter()
+            .zip(pm_sockets)
+            .map(|(mine, (events, pm))| s.spawn(move || controller::control(mine, events, pm, clock)))
+            .collect();
+
+        let dt = model.sample_interval;
+        let mut k = 1;
+        while dt > Time::ZERO && Time(dt.0 * k) <= model.duration {
+            let t = Time(dt.0 * k);
+            if !clock.sleep_until(t) {
+                break;
+            }
+            sample(model, &testbed, flows, &conns, &mut end, Some(&mut sampler), t);
+            if !progress(t) {
+                interrupted = true;
+                break;
+            }
+            k += 1;
+        }
+        if !interrupted && clock.sleep_until(model.duration) {
+            sample(model, &testbed, flows, &conns, &mut end, None, model.duration);
+        }
+        clock.stop.store(true, Ordering::Relaxed);
+        for c in controllers {
+            match c.join() {
+                Ok(Ok(())) => {}
+                Ok(Err(e)) => errors.push(e),
+                Err(_) => errors.push("a path-manager controller panicked".into()),
+            }
+        }
+    });
+    if interrupted {
+        return Err(Error::Interrupted);
+    }
+    for (f, state) in model.flows.iter().zip(&flows) {
+        if let Some(e) = state.error.lock().unwrap_or_else(|e| e.into_inner()).take() {
+            errors.push(format!("flow '{}': {e}", f.name));
+        }
+    }
+    if !errors.is_empty() {
+        return Err(Error::Failed(errors));
+    }
+    let links = testbed.emulator().stats();
+    drop(testbed);
+    let conns: Vec<Connection> = conns.into_iter().map(|c| c.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
+    Ok(collect::output(model, &flows, &conns, &end, &links, sampler, wall.elapsed().as_secs_f64()))
+}
+
+/// What a single-path flow's sender last reported, and its srtt samples.
+#[derive(Default, Clone)]
+struct SenderInfo {
+    last: Option<TcpInfo>,
+    srtt_sum_s: f64,
+    srtt_samples: u64,
+}
+
+/// Per flow: bytes delivered at the end of the run, and the TCP sender's
+/// statistics (single-path flows; MPTCP keeps them per subflow).
+struct EndState {
+    delivered: Vec<u64>,
+    senders: Vec<SenderInfo>,
+}
+
+impl EndState {
+    fn new(flows: usize) -> EndState {
+        EndState { delivered: vec![0; flows], senders: vec![SenderInfo::default(); flows] }
+    }
+}
+
+/// Reads every flow's kernel statistics and every direction's counters at
+/// model time `t`; with a sampler, also adds the time-series rows (flows
+/// that have started by t and not finished before it, as the simulator).
+fn sample(
+    model: &Model,
+    testbed: &Testbed,
+    flows: &[FlowState],
+    conns: &[Mutex<Connection>],
+    end: &mut EndState,
+    mut sampler: Option<&mut Sampler>,
+    t: Time,
+) {
+    for (i, (f, state)) in model.flows.iter().zip(flows).enumerate() {
+        let delivered = state.delivered.load(Ordering::Relaxed);
+        end.delivered[i] = delivered;
+        let paced = f.tcp.cc == "bbr";
+        let mut flow = FlowSample { delivered, cwnd: 0, srtt: None, in_flight: 0, pacing_rate: None, bw_estimate: None, imbalance: 0 };
+        if let Some((socket, _)) = state.connected() {
+            if f.transport == "mptcp" {
+                let subflows = info::mptcp_subflows(socket.as_fd()).unwrap_or_default();
+                let mut conn = conns[i].lock().unwrap_or_else(|e| e.into_inner());
+                let mut pacing = 0.0;
+                for (j, r) in conn.subflows.iter_mut().enumerate() {
+                    let Some(s) = subflows.iter().find(|s| r.local == Some(s.local) && r.remote == s.remote) else { continue };
+                    r.last = Some(s.tcp);
+                    if let Some(srtt) = s.tcp.srtt_s() {
+                        r.srtt_sum_s += srtt;
+                        r.srtt_samples += 1;
+                        flow.srtt = Some(flow.srtt.map_or(Time::from_secs_f64(srtt), |m: Time| m.min(Time::from_secs_f64(srtt))));
+                    }
+                    flow.cwnd += s.tcp.cwnd_bytes();
+                    flow.in_flight += s.tcp.in_flight_bytes();
+                    pacing += s.tcp.pacing_rate as f64;
+                    if let (Some(sampler), true) = (sampler.as_deref_mut(), r.is_open()) {
+                        let sub = SubflowSample {
+                            delivered: s.tcp.bytes_acked.saturating_sub(1),
+                            cwnd: s.tcp.cwnd_bytes(),
+                            srtt: s.tcp.srtt_s().map(Time::from_secs_f64),
+                            in_flight: s.tcp.in_flight_bytes(),
+                        };
+                        sampler.subflow(t, i as u32, j as u32, sub);
+                    }
+                }
+                flow.pacing_rate = paced.then_some(pacing);
+            } else if let Ok(tcp) = info::tcp_info(socket.as_fd()) {
+                let s = &mut end.senders[i];
+                s.last = Some(tcp);
+                if let Some(srtt) = tcp.srtt_s() {
+                    s.srtt_sum_s += srtt;
+                    s.srtt_samples += 1;
+                }
+                flow.cwnd = tcp.cwnd_bytes();
+                flow.srtt = tcp.srtt_s().map(Time::from_secs_f64);
+                flow.in_flight = tcp.in_flight_bytes();
+                flow.pacing_rate = paced.then_some(tcp.pacing_rate as f64);
+            }
+        }
+        let finished_before = state.finished().is_some_and(|at| at + model.sample_interval <= t);
+        if let (Some(sampler), true) = (sampler.as_deref_mut(), f.start <= t && !finished_before) {
+            sampler.flow(t, i as u32, flow);
+        }
+    }
+    if let Some(sampler) = sampler {
+        for (id, d) in testbed.emulator().stats().iter().enumerate() {
+            let capacity = &model.links[id / 2].dirs[id % 2].capacity;
+            let link = LinkSample { queue_bytes: d.queue_bytes, queue_packets: d.queue_packets, bytes_sent: d.bytes, capacity_bits: capacity.bits_until(t) };
+            sampler.link(t, id as u32, link);
+        }
+    }
+}

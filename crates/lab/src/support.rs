@@ -1,0 +1,258 @@
+//! What the kernel lab can run. A scenario that asks for something the
+//! kernel or the testbed cannot provide is refused before anything starts,
+//! with one line per feature naming the flow, node or parameter and why
+//! (issue 6). Pure apart from `KernelFeatures::probe`, which reads what this
+//! kernel offers.
+//!
+//! What maps onto the kernel, and how:
+//! - `tcp` flows: a TCP socket with the flow's congestion control
+//!   (`TCP_CONGESTION`; `newreno` is the kernel's `reno`, which like the
+//!   simulator's default uses SACK and PRR).
+//! - `mptcp` flows with `coupling = "uncoupled"`: upstream Linux MPTCP runs
+//!   each subflow's own congestion control (it has no LIA, OLIA or BALIA),
+//!   `scheduler = "minrtt"` is its default scheduler (lowest-latency subflow
+//!   with room, backup subflows only when no other can send), and the path
+//!   managers `fullmesh`, `backup` and `single_path` and timed actions are
+//!   replayed through the userspace path manager (`run/controller.rs`).
+//! - Every TCP parameter at its default: those defaults are Linux's (MSS
+//!   1448, initial window 10, RTO floor 200 ms, initial RTO 1 s, three
+//!   duplicate ACKs, SACK with PRR). `delayed_ack = false`, the simulator's
+//!   default, is approximated by re-arming `TCP_QUICKACK` after every read at
+//!   the receiver (tcp(7)); Linux has no way to turn delayed ACKs off.
+
+use std::collections::BTreeSet;
+use std::io;
+
+use pathpool_sim::tcp::{RecoveryAlgorithm, TcpConfig};
+use pathpool_sim::Model;
+
+/// The most flows a lab run starts (each has a client and a server thread).
+pub const MAX_FLOWS: usize = 1000;
+
+/// What this kernel offers beyond MPTCP itself.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KernelFeatures {
+    /// `net.ipv4.tcp_available_congestion_control`, kernel names.
+    pub congestion_controls: BTreeSet<String>,
+    /// `net.mptcp.available_schedulers`.
+    pub schedulers: BTreeSet<String>,
+}
+
+impl KernelFeatures {
+    pub fn probe() -> io::Result<KernelFeatures> {
+        let words = |path: &str| -> io::Result<BTreeSet<String>> {
+            Ok(std::fs::read_to_string(path)?.split_whitespace().map(str::to_string).collect())
+        };
+        Ok(KernelFeatures {
+            congestion_controls: words("/proc/sys/net/ipv4/tcp_available_congestion_control")?,
+            schedulers: words("/proc/sys/net/mptcp/available_schedulers").unwrap_or_default(),
+        })
+    }
+}
+
+/// The kernel's name for the simulator's congestion control `cc`.
+pub fn kernel_cc(cc: &str) -> &str {
+    match cc {
+        "newreno" => "reno",
+        other => other,
+    }
+}
+
+/// Everything in `model` the lab cannot run, one line each; empty if it can
+/// run all of it.
+pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
+    let mut out = Vec::new();
+    if model.flows.len() > MAX_FLOWS {
+        out.push(format!("{} flows: the lab runs at most {MAX_FLOWS}", model.flows.len()));
+    }
+    for r in &model.routers {
+        out.push(format!(
+            "routers: node '{}' runs router module '{}', which Linux routers do not have",
+            model.nodes[r.node as usize].name, r.module
+        ));
+    }
+    let default = TcpConfig::default();
+    for f in &model.flows {
+        let flow = format!("flow '{}'", f.name);
+        match f.transport.as_str() {
+            "tcp" => cc_refusals(&flow, &f.tcp, kernel, &mut out),
+            "mptcp" => {
+                let m = f.mptcp.as_ref().expect("an mptcp flow has its configuration");
+                if m.coupling != "uncoupled" {
+                    out.push(format!(
+                        "{flow}: mptcp.coupling '{}': Linux MPTCP has no coupled congestion control; use \"uncoupled\"",
+                        m.coupling
+                    ));
+                } else {
+                    cc_refusals(&flow, &f.tcp, kernel, &mut out);
+                }
+                if m.scheduler != "minrtt" && !kernel.schedulers.contains(&m.scheduler) {
+                    out.push(format!(
+                        "{flow}: mptcp.scheduler '{}': this kernel's MPTCP schedulers are {} (\"minrtt\" runs as \"default\")",
+                        m.scheduler,
+                        list(&kernel.schedulers)
+                    ));
+                }
+                if m.options_stripped {
+                    out.push(format!("{flow}: mptcp.options_stripped: the lab has no middlebox that strips MPTCP options"));
+                }
+                if m.baselines {
+                    out.push(format!("{flow}: mptcp.baselines: the lab does not run single-path baselines; set it to false"));
+                }
+            }
+            other => out.push(format!("{flow}: transport '{other}' needs router support that Linux lacks")),
+        }
+        let t = &f.tcp;
+        let mut differs = |field: &str, ours: String, linux: String| {
+            out.push(format!("{flow}: tcp.{field} = {ours}: the lab runs Linux's {linux}"));
+        };
+        if t.mss != default.mss {
+            differs("mss", t.mss.to_string(), default.mss.to_string());
+        }
+        if t.initial_window != default.initial_window {
+            differs("initial_window", t.initial_window.to_string(), default.initial_window.to_string());
+        }
+        for (field, ours, linux) in [
+            ("min_rto", t.min_rto, default.min_rto),
+            ("initial_rto", t.initial_rto, default.initial_rto),
+            ("max_rto", t.max_rto, default.max_rto),
+        ] {
+            if ours != linux {
+                differs(field, format!("{}s", ours.secs()), format!("{}s", linux.secs()));
+            }
+        }
+        if !t.sack {
+            differs("sack", "false".into(), "SACK".into());
+        }
+        if t.recovery != RecoveryAlgorithm::Prr {
+            differs("recovery", format!("{:?}", t.recovery), "PRR".into());
+        }
+        if t.dupack_threshold != default.dupack_threshold {
+            differs("dupack_threshold", t.dupack_threshold.to_string(), default.dupack_threshold.to_string());
+        }
+        if t.rcv_buffer != default.rcv_buffer {
+            differs("rcv_buffer", t.rcv_buffer.to_string(), "receive-buffer autotuning".into());
+        }
+        if t.delayed_ack && (t.delayed_ack_segments != default.delayed_ack_segments || t.delayed_ack_timeout != default.delayed_ack_timeout) {
+            differs("delayed_ack_*", "non-default".into(), "delayed-ACK timing".into());
+        }
+        if !t.handshake {
+            differs("handshake", "false".into(), "three-way handshake".into());
+        }
+    }
+    out
+}
+
+fn cc_refusals(flow: &str, t: &TcpConfig, kernel: &KernelFeatures, out: &mut Vec<String>) {
+    let name = kernel_cc(&t.cc);
+    if !kernel.congestion_controls.contains(name) {
+        out.push(format!(
+            "{flow}: tcp.cc '{}': not available in this kernel (it has {})",
+            t.cc,
+            list(&kernel.congestion_controls)
+        ));
+    }
+    if !t.cc_params.is_empty() {
+        let names: Vec<&str> = t.cc_params.keys().map(String::as_str).collect();
+        out.push(format!(
+            "{flow}: tcp.cc_params ({}): the kernel's algorithms take no per-flow parameters",
+            names.join(", ")
+        ));
+    }
+}
+
+fn list(names: &BTreeSet<String>) -> String {
+    names.iter().map(|n| format!("\"{n}\"")).collect::<Vec<_>>().join(", ")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use pathpool_sim::scenario::{load, Format, Source};
+
+    fn kernel() -> KernelFeatures {
+        KernelFeatures {
+            congestion_controls: ["reno", "cubic", "bbr"].map(String::from).into(),
+            schedulers: ["default"].map(String::from).into(),
+        }
+    }
+
+    fn model(flows: &str) -> Model {
+        let src = Source { name: "<test>".into(), dir: ".".into(), data_dir: None };
+        let toml = format!(
+            r#"
+            [sim]
+            duration = "1s"
+            [[nodes]]
+            name = "c"
+            [[nodes]]
+            name = "r"
+            kind = "router"
+            [[nodes]]
+            name = "s"
+            [[links]]
+            a = "c:eth0"
+            b = "r"
+            rate = "10Mbps"
+            delay = "1ms"
+            [[links]]
+            a = "c:eth1"
+            b = "r"
+            rate = "10Mbps"
+            delay = "1ms"
+            [[links]]
+            a = "r"
+            b = "s"
+            rate = "10Mbps"
+            delay = "1ms"
+            {flows}
+            "#
+        );
+        load(&toml, Format::Toml, &src, None).unwrap()
+    }
+
+    #[test]
+    fn linux_defaults_run() {
+        let m = model(
+            r#"
+            [[flows]]
+            src = "c"
+            dst = "s"
+            tcp = { cc = "cubic" }
+            [[flows]]
+            src = "c"
+            dst = "s"
+            transport = "mptcp"
+            tcp = { cc = "bbr" }
+            mptcp = { coupling = "uncoupled", path_manager = "backup" }
+            "#,
+        );
+        assert_eq!(refusals(&m, &kernel()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn each_unsupported_feature_is_named() {
+        let m = model(
+            r#"
+            [[flows]]
+            name = "w"
+            src = "c"
+            dst = "s"
+            tcp = { cc = "westwood", sack = false }
+            [[flows]]
+            name = "m"
+            src = "c"
+            dst = "s"
+            transport = "mptcp"
+            mptcp = { coupling = "lia", scheduler = "blest", baselines = true }
+            "#,
+        );
+        let r = refusals(&m, &kernel());
+        assert_eq!(r.len(), 5, "{r:#?}");
+        assert!(r[0].starts_with("flow 'w': tcp.cc 'westwood': not available"), "{}", r[0]);
+        assert!(r[1].starts_with("flow 'w': tcp.sack = false"), "{}", r[1]);
+        assert!(r[2].contains("flow 'm': mptcp.coupling 'lia'"), "{}", r[2]);
+        assert!(r[3].contains("mptcp.scheduler 'blest'"), "{}", r[3]);
+        assert!(r[4].contains("mptcp.baselines"), "{}", r[4]);
+    }
+}

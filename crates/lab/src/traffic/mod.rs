@@ -1,0 +1,97 @@
+//! pathpool's own traffic: for each scenario flow a server in the
+//! destination's namespace that reads and counts what arrives, and a client
+//! in the source's namespace that connects at the flow's start and writes
+//! its bytes (a sized flow) or writes until its stop (a bulk flow), over a
+//! TCP or MPTCP socket (`IPPROTO_MPTCP`, kernel
+//! `Documentation/networking/mptcp.rst`). Times are model time: the link
+//! emulator's clock.
+//!
+//! Every blocking call has a short time-out, so each thread sees the run's
+//! stop flag within `POLL` and a run never outlives its bound.
+
+pub mod client;
+pub mod info;
+pub mod server;
+
+use std::io;
+use std::net::SocketAddr;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use socket2::{Domain, Protocol, Socket, Type};
+
+use pathpool_sim::Time;
+
+/// `IPPROTO_MPTCP` (uapi `linux/in.h`).
+const IPPROTO_MPTCP: i32 = 262;
+/// How often a blocked thread looks at the stop flag.
+pub const POLL: Duration = Duration::from_millis(50);
+/// Flow i's server listens on this port + i.
+pub const BASE_PORT: u16 = 5001;
+
+/// A TCP or MPTCP stream socket.
+pub fn stream_socket(mptcp: bool) -> io::Result<Socket> {
+    let proto = if mptcp { Protocol::from(IPPROTO_MPTCP) } else { Protocol::TCP };
+    Socket::new(Domain::IPV4, Type::STREAM, Some(proto))
+}
+
+/// Model time zero and the run's stop flag, shared by every thread.
+pub struct RunClock {
+    pub epoch: Instant,
+    pub stop: AtomicBool,
+}
+
+impl RunClock {
+    pub fn now(&self) -> Time {
+        Time::from_nanos(self.epoch.elapsed().as_nanos() as u64)
+    }
+
+    pub fn stopped(&self) -> bool {
+        self.stop.load(Ordering::Relaxed)
+    }
+
+    /// Sleeps until model time `t` or the stop; false if stopped first.
+    pub fn sleep_until(&self, t: Time) -> bool {
+        loop {
+            if self.stopped() {
+                return false;
+            }
+            let now = self.now();
+            if now >= t {
+                return true;
+            }
+            std::thread::sleep(Duration::from_nanos((t - now).nanos()).min(POLL));
+        }
+    }
+}
+
+/// What one flow's client and server report while the run goes on.
+#[derive(Default)]
+pub struct FlowState {
+    /// Bytes the server application has read.
+    pub delivered: AtomicU64,
+    /// Model time (ns) the last byte of a sized flow was read; 0 until then.
+    pub finished_ns: AtomicU64,
+    /// The client's socket once connected, and its local address.
+    pub socket: Mutex<Option<(Arc<Socket>, SocketAddr)>>,
+    /// The first thing that went wrong, if anything did.
+    pub error: Mutex<Option<String>>,
+}
+
+impl FlowState {
+    pub fn fail(&self, what: String) {
+        self.error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(what);
+    }
+
+    pub fn finished(&self) -> Option<Time> {
+        match self.finished_ns.load(Ordering::Relaxed) {
+            0 => None,
+            ns => Some(Time::from_nanos(ns)),
+        }
+    }
+
+    pub fn connected(&self) -> Option<(Arc<Socket>, SocketAddr)> {
+        self.socket.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    }
+}
