@@ -201,6 +201,11 @@ impl Scoreboard {
         }
     }
 
+    /// The first outstanding segment has been retransmitted since the last timeout.
+    pub fn head_retransmitted(&self) -> bool {
+        self.segs.front().is_some_and(|s| s.retransmitted)
+    }
+
     pub fn head_lost(&self) -> bool {
         self.segs.front().is_some_and(|s| s.lost)
     }

@@ -8,6 +8,8 @@
 //!   next hole.
 //! - The retransmission timer follows RFC 6298 §5; after a timeout every
 //!   unSACKed segment is deemed lost and resent in order under slow start.
+//!   ssthresh falls once per window of data: not again for a timeout during
+//!   fast recovery or a backed-off one (RFC 5681 §3.1, Linux tcp_enter_loss).
 //! - RTT samples come from timestamp echoes on ACKs that advance the
 //!   cumulative ACK (RFC 7323 §4), so retransmissions need no Karn rule.
 //! - Every ACK yields a delivery-rate sample (`rate_sample`) and is reported
@@ -443,12 +445,28 @@ impl TcpSender {
         if self.board.is_empty() {
             return;
         }
-        // FlightSize of RFC 5681 eq. 4 is what is in the network (pipe), not
-        // everything unacknowledged: SACKed data sent while a lost
-        // retransmission stalled recovery would otherwise inflate ssthresh
-        // (ns-3 passes BytesInFlight too).
+        // RFC 5681 §3.1 lowers ssthresh on a timeout only if the segment has
+        // not yet been resent by the retransmission timer, and to no more than
+        // eq. 4. A timeout during fast recovery (a lost retransmission) keeps
+        // the ssthresh that recovery set for the same window of data, as Linux
+        // does (tcp_enter_loss: "Reduce ssthresh if it has not yet been made
+        // inside this window"): recomputed there from pipe, it would collapse
+        // to 2 segments, everything but the lost retransmission being SACKed.
+        let reduce = match self.recovery {
+            Recovery::Open => true,
+            Recovery::Fast { .. } => false,
+            Recovery::Loss { .. } => !self.board.head_retransmitted(),
+        };
+        // FlightSize of RFC 5681 eq. 4 is taken as what is in the network
+        // (pipe), as ns-3 does (BytesInFlight), not everything unacknowledged:
+        // SACKed data would otherwise inflate ssthresh.
         let flight = self.in_flight();
+        let ssthresh = self.ccs.ssthresh;
+        // The algorithm sets the loss window and resets its own state either way.
         self.cc.on_congestion(&mut self.ccs, Congestion::Timeout, flight);
+        if !reduce {
+            self.ccs.ssthresh = ssthresh;
+        }
         self.board.mark_all_lost();
         self.recovery = Recovery::Loss { point: self.snd_nxt };
         self.prr = None;
@@ -579,5 +597,58 @@ mod tests {
         // The initial window (10 segments) is out: the window, not pacing, holds the 11th.
         assert!(timers.iter().all(|t| t.0 != TimerKind::Pacing), "{timers:?}");
         assert!(out.windows(2).all(|p| p[1].ts_val - p[0].ts_val == gap));
+    }
+
+    /// A NewReno sender with its initial window (10 segments) out.
+    fn sender_with_window_out() -> (TcpSender, Vec<Packet>, Vec<(TimerKind, Time)>) {
+        let cfg = TcpConfig { handshake: false, ..TcpConfig::default() };
+        let mut s = TcpSender::new(0, 0, 1, None, 52, cfg, Seeds { master: 1 }.stream("cc"));
+        let (mut out, mut timers) = (Vec::new(), Vec::new());
+        s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+        assert_eq!(out.len(), 10);
+        (s, out, timers)
+    }
+
+    /// Runs the retransmission timer at its latest scheduled time.
+    fn expire_rto(s: &mut TcpSender, out: &mut Vec<Packet>, timers: &mut Vec<(TimerKind, Time)>) {
+        let at = timers.iter().rev().find(|t| t.0 == TimerKind::Retransmit).expect("RTO armed").1;
+        timers.clear();
+        s.on_timer(TimerKind::Retransmit, &mut Io { now: at, out, timers });
+    }
+
+    #[test]
+    fn a_timeout_in_the_open_state_halves_pipe() {
+        let (mut s, mut out, mut timers) = sender_with_window_out();
+        let mss = s.ccs.mss;
+        expire_rto(&mut s, &mut out, &mut timers);
+        assert!(s.in_loss_recovery());
+        assert_eq!((s.ccs.cwnd, s.ccs.ssthresh), (mss, 5 * mss));
+    }
+
+    #[test]
+    fn one_ssthresh_reduction_per_window_across_timeouts() {
+        let (mut s, mut out, mut timers) = sender_with_window_out();
+        let mss = s.ccs.mss;
+        // Segment 0 is lost; SACKs for segments 1, 2, 3 start fast recovery.
+        for k in 2..=4 {
+            let mut a = Packet::new(0, 1, 0, Kind::Ack, 52);
+            a.rwnd = 1 << 20;
+            a.sack[0] = (mss, k * mss);
+            a.n_sack = 1;
+            s.on_packet(&a, &mut Io { now: Time::from_millis(50), out: &mut out, timers: &mut timers });
+        }
+        assert!(!s.in_open_state() && !s.in_loss_recovery());
+        let ssthresh = s.ccs.ssthresh;
+        assert!(ssthresh >= 5 * mss, "{ssthresh}");
+        // The retransmission is lost too. The timeout during fast recovery
+        // keeps the window's ssthresh (Linux tcp_enter_loss), although pipe
+        // is down to the segments sent since recovery began.
+        expire_rto(&mut s, &mut out, &mut timers);
+        assert!(s.in_loss_recovery());
+        assert_eq!((s.ccs.cwnd, s.ccs.ssthresh), (mss, ssthresh));
+        // Lost once more: the backed-off timeout keeps it too (RFC 5681 §3.1:
+        // the head has been resent by the retransmission timer).
+        expire_rto(&mut s, &mut out, &mut timers);
+        assert_eq!((s.ccs.cwnd, s.ccs.ssthresh), (mss, ssthresh));
     }
 }
