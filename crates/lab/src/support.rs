@@ -94,7 +94,7 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
                     ));
                 }
                 if m.options_stripped {
-                    out.push(format!("{flow}: mptcp.options_stripped: the lab has no middlebox that strips MPTCP options"));
+                    out.push(format!("{flow}: mptcp.strip_options: the lab has no middlebox that strips MPTCP options"));
                 }
                 if m.baselines {
                     out.push(format!("{flow}: mptcp.baselines: the lab does not run single-path baselines; set it to false"));
@@ -196,6 +196,7 @@ mod tests {
             rate = "10Mbps"
             delay = "1ms"
             [[links]]
+            name = "second"
             a = "c:eth1"
             b = "r"
             rate = "10Mbps"

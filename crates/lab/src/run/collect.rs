@@ -114,7 +114,7 @@ pub(super) fn output(
     let dir = |id: usize| &model.links[id / 2].dirs[id % 2];
     let ends = |id: usize| {
         let l = &model.links[id / 2];
-        if id % 2 == 0 { (l.a, l.b) } else { (l.b, l.a) }
+        if id.is_multiple_of(2) { (l.a, l.b) } else { (l.b, l.a) }
     };
     let capacity_bits = |id: usize| dir(id).capacity.bits_until(duration);
     let links_table = Table::new("links")

@@ -103,13 +103,16 @@ pub fn control(flows: &[ControlledFlow], mut events: EventStream, mut pm: PathMa
     let mut next_action = vec![0usize; flows.len()];
     while !clock.stopped() {
         for (f, next) in flows.iter().zip(&mut next_action) {
-            let token = f.conn.lock().unwrap_or_else(|e| e.into_inner()).token;
-            let Some(token) = token else { continue };
             while let Some(&(at, action)) = f.config.actions.get(*next) {
                 if at > clock.now() {
                     break;
                 }
-                act(f, token, action, &mut pm, clock.now())?;
+                // As in the simulator, an action on a connection not yet
+                // established does nothing.
+                let token = f.conn.lock().unwrap_or_else(|e| e.into_inner()).token;
+                if let Some(token) = token {
+                    act(f, token, action, &mut pm, clock.now())?;
+                }
                 *next += 1;
             }
         }
@@ -155,10 +158,11 @@ fn on_event(flows: &[ControlledFlow], event: Event, pm: &mut PathManager, now: T
         Event::SubEstablished(s) => {
             let Some(f) = flow_of(flows, s.token) else { return Ok(()) };
             let mut conn = f.conn.lock().unwrap_or_else(|e| e.into_inner());
+            // The event's backup bit is the peer's (what it asked of us,
+            // RFC 8684 §3.3.8); the record keeps the one this end sent.
             if let Some(r) = conn.subflows.iter_mut().find(|r| r.local.is_none() && r.local_ip == s.local.ip() && r.remote == s.remote) {
                 r.local = Some(s.local);
                 r.established = Some(now);
-                r.backup = s.backup;
             }
         }
         Event::SubClosed(s) => {
@@ -167,13 +171,6 @@ fn on_event(flows: &[ControlledFlow], event: Event, pm: &mut PathManager, now: T
             let same = |r: &SubflowRecord| r.remote == s.remote && r.local.map_or(r.local_ip == s.local.ip(), |l| l == s.local);
             if let Some(r) = conn.subflows.iter_mut().find(|r| r.is_open() && same(r)) {
                 r.closed = Some(now);
-            }
-        }
-        Event::SubPriority(s) => {
-            let Some(f) = flow_of(flows, s.token) else { return Ok(()) };
-            let mut conn = f.conn.lock().unwrap_or_else(|e| e.into_inner());
-            if let Some(r) = conn.subflows.iter_mut().find(|r| r.is_open() && r.local == Some(s.local) && r.remote == s.remote) {
-                r.backup = s.backup;
             }
         }
         _ => {}

@@ -1,0 +1,145 @@
+//! Scenarios run end to end on the kernel lab (issue 6's validation): real
+//! Linux MPTCP over emulated paths, driven by pathpool's traffic and
+//! path-manager controller, results in the simulator's tables. They need
+//! root and a kernel with MPTCP, and say SKIPPED otherwise. Each checks that
+//! its run left no namespace behind.
+
+use pathpool_lab::netns;
+use pathpool_lab::preflight;
+use pathpool_lab::run::{run, Error, LabOutput};
+use pathpool_sim::metrics::{Column, Table};
+use pathpool_sim::scenario::{load, Format, Source};
+use pathpool_sim::Model;
+
+const TWO_PATHS: &str = include_str!("../../../validation/lab/two-paths.toml");
+
+fn runnable(test: &str) -> bool {
+    match preflight::check() {
+        Ok(()) => true,
+        Err(why) => {
+            eprintln!("SKIPPED {test}: {why}");
+            false
+        }
+    }
+}
+
+fn model(toml: &str) -> Model {
+    let src = Source { name: "<test>".into(), dir: ".".into(), data_dir: None };
+    load(toml, Format::Toml, &src, None).unwrap()
+}
+
+/// Runs the scenario and checks that no namespace of this process is left.
+fn lab(toml: &str) -> Result<LabOutput, Error> {
+    let out = run(&model(toml), &mut |_| true);
+    let prefix = format!("pp-{}-", std::process::id());
+    assert_eq!(netns::list(&prefix).unwrap(), Vec::<String>::new(), "namespaces left behind");
+    out
+}
+
+fn table<'a>(out: &'a LabOutput, name: &str) -> &'a Table {
+    out.tables.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no table {name}"))
+}
+
+fn column<'a>(t: &'a Table, name: &str) -> &'a Column {
+    &t.columns.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no column {name}")).1
+}
+
+fn f64s(t: &Table, name: &str) -> Vec<f64> {
+    match column(t, name) {
+        Column::F64(v) => v.clone(),
+        Column::U32(v) => v.iter().map(|&x| x as f64).collect(),
+        Column::U64(v) => v.iter().map(|&x| x as f64).collect(),
+        Column::OptF64(v) => v.iter().map(|x| x.unwrap_or(f64::NAN)).collect(),
+        other => panic!("{name} is not numeric: {other:?}"),
+    }
+}
+
+/// (time, payload bit/s) of subflow `id` of flow 0, from `subflow_ts`.
+fn subflow_series(out: &LabOutput, id: u32) -> Vec<(f64, f64)> {
+    let ts = table(out, "subflow_ts");
+    let (t, sub, rate) = (f64s(ts, "time_s"), f64s(ts, "subflow_id"), f64s(ts, "delivered_bps"));
+    (0..t.len()).filter(|&k| sub[k] == id as f64).map(|k| (t[k], rate[k])).collect()
+}
+
+#[test]
+fn kernel_mptcp_aggregates_two_paths() {
+    if !runnable("kernel_mptcp_aggregates_two_paths") {
+        return;
+    }
+    let toml = TWO_PATHS.replace("duration = \"20s\"", "duration = \"10s\"");
+    let out = lab(&toml).unwrap();
+    let goodput = f64s(table(&out, "flows"), "goodput_bps")[0];
+    // Payload capacity: 1448 payload bytes in every 1500-byte IP packet
+    // (the emulator, like the simulator, charges links for IP bytes).
+    let sum = (20e6 + 30e6) * 1448.0 / 1500.0;
+    eprintln!("FIGURE lab two paths: {:.2} Mb/s = {:.1} % of the paths' payload capacity", goodput / 1e6, 100.0 * goodput / sum);
+    assert!(goodput >= 0.85 * sum, "aggregate {goodput} < 85 % of {sum}");
+    let subflows = table(&out, "subflows");
+    assert_eq!(f64s(subflows, "subflow_id"), [0.0, 1.0]);
+    let Column::Str(local) = column(subflows, "local_interface") else { panic!() };
+    assert_eq!(local, &["client:eth0", "client:eth1"]);
+}
+
+#[test]
+fn backup_subflow_carries_nothing_until_the_primary_path_fails() {
+    if !runnable("backup_subflow_carries_nothing_until_the_primary_path_fails") {
+        return;
+    }
+    // 30 MB: about 6 s over path 1 alone, so path 1 fails mid-transfer at 3 s.
+    let toml = TWO_PATHS
+        .replace("duration = \"20s\"", "duration = \"25s\"")
+        .replace("path_manager = \"fullmesh\" }", "path_manager = \"backup\" }\nsize = \"30MB\"")
+        .replace("queue = 40\n", "queue = 40\nevents = [{ at = \"3s\", state = \"down\" }]\n");
+    let out = lab(&toml).unwrap();
+    let flows = table(&out, "flows");
+    let Column::Bool(done) = column(flows, "completed") else { panic!() };
+    let fct = f64s(flows, "fct_s")[0];
+    let backup_series = subflow_series(&out, 1);
+    let first = backup_series.iter().find(|(_, r)| *r > 0.0).map_or(f64::NAN, |(t, _)| *t);
+    eprintln!("FIGURE lab backup failover: path 1 down at 3 s, backup carrying data by {first:.1} s, transfer completed {} in {fct:.2} s", done[0]);
+    assert!(done[0], "the transfer did not complete");
+    let Column::Bool(backup) = column(table(&out, "subflows"), "backup") else { panic!() };
+    assert_eq!(backup, &[false, true]);
+    let before: f64 = backup_series.iter().filter(|(t, _)| *t <= 3.0).map(|(_, r)| r).sum();
+    let after: f64 = backup_series.iter().filter(|(t, _)| *t > 3.0).map(|(_, r)| r).sum();
+    assert_eq!(before, 0.0, "the backup subflow carried data before the failure");
+    assert!(after > 0.0, "the backup subflow carried nothing after the failure");
+}
+
+#[test]
+fn userspace_pm_opens_the_second_subflow_when_the_scenario_says() {
+    if !runnable("userspace_pm_opens_the_second_subflow_when_the_scenario_says") {
+        return;
+    }
+    let toml = TWO_PATHS
+        .replace("duration = \"20s\"", "duration = \"6s\"")
+        .replace("path_manager = \"fullmesh\" }", "path_manager = \"single_path\", actions = [{ at = \"3s\", open = \"client:eth1\", peer = \"server:eth1\" }] }");
+    let out = lab(&toml).unwrap();
+    let subflows = table(&out, "subflows");
+    let opened = f64s(subflows, "opened_s");
+    let established = f64s(subflows, "established_s");
+    eprintln!("FIGURE lab userspace PM: second subflow opened at {:.3} s, established at {:.3} s", opened[1], established[1]);
+    assert_eq!(opened.len(), 2, "one subflow at the start, one when told");
+    assert!((3.0..3.1).contains(&opened[1]), "opened at {}", opened[1]);
+    assert!(established[1] >= opened[1] && established[1] < opened[1] + 0.5, "established at {}", established[1]);
+    let series = subflow_series(&out, 1);
+    assert!(series.iter().all(|(t, _)| *t >= 3.0), "subflow 1 sampled before it existed");
+    assert!(series.iter().any(|(_, r)| *r > 0.0), "subflow 1 never carried data");
+}
+
+#[test]
+fn unsupported_features_are_refused_before_anything_starts() {
+    if !runnable("unsupported_features_are_refused_before_anything_starts") {
+        return;
+    }
+    let toml = TWO_PATHS.replace("coupling = \"uncoupled\"", "coupling = \"olia\"").replace("scheduler = \"minrtt\"", "scheduler = \"redundant\"");
+    match lab(&toml) {
+        Err(Error::Refused(lines)) => {
+            assert_eq!(lines.len(), 2, "{lines:?}");
+            assert!(lines[0].contains("mptcp.coupling 'olia'"), "{}", lines[0]);
+            assert!(lines[1].contains("mptcp.scheduler 'redundant'"), "{}", lines[1]);
+        }
+        Err(e) => panic!("refused for the wrong reason: {e}"),
+        Ok(_) => panic!("ran a scenario the kernel cannot run"),
+    }
+}
