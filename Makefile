@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bench validate crossval clean
+.PHONY: run test install bench validate crossval lab-crossval clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -43,6 +43,12 @@ validate:
 # resumes. CROSSVAL_ARGS=--quick runs the 8 fast rows (10 Mb/s, 1 and 2 flows).
 crossval: $(VENV)/.installed
 	$(PY) validation/ns3_crossval.py --json results/crossval/crossval.json $(CROSSVAL_ARGS)
+
+# The simulator against the real Linux stack: validation/lab/*.toml on both planes,
+# side by side (docs/validation.md). Needs root; about 3 minutes of real time.
+# Each plane's result is cached under results/lab-crossval/ (--fresh reruns).
+lab-crossval: install
+	$(PY) validation/lab_crossval.py --markdown results/lab-crossval/table.md
 
 clean:
 	rm -rf $(VENV) target results

@@ -1,0 +1,86 @@
+"""``pathpool run --plane lab``: the kernel lab through the CLI and the API.
+
+These need root and a kernel with MPTCP (``make test`` on this kind of
+machine has both); elsewhere they skip, saying why.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pyarrow.parquet as pq
+import pytest
+
+import pathpool
+from pathpool import schema
+from pathpool.cli import main
+
+LAB = Path(__file__).resolve().parent.parent / "validation" / "lab"
+
+needs_lab = pytest.mark.skipif(os.geteuid() != 0 or not Path("/proc/sys/net/mptcp/enabled").exists(),
+                               reason="the kernel lab needs root and a kernel with MPTCP")
+
+
+@needs_lab
+def test_lab_run_writes_the_simulators_tables(runner, tmp_path):
+    scenario = tmp_path / "short.toml"
+    scenario.write_text((LAB / "two-paths.toml").read_text().replace('duration = "20s"', 'duration = "4s"'))
+    out = tmp_path / "out"
+    result = runner.invoke(main, ["run", str(scenario), "--plane", "lab", "--out", str(out)])
+    assert result.exit_code == 0, result.output
+    assert "on the kernel lab" in result.output
+    assert "client:eth1 → server:eth1" in result.output
+    sim = pathpool.run(scenario)
+    lab = pathpool.load(out)
+    assert lab.summary["plane"] == "lab"
+    for name in ("flows", "links", "flow_ts", "link_ts", "subflows", "subflow_ts", "interfaces"):
+        assert lab.tables[name].schema.names == sim.tables[name].schema.names, name
+        assert pq.read_schema(out / f"{name}.parquet").names == schema.SCHEMAS[name].names, name
+    flows = lab.flows
+    assert flows.goodput_bps[0] > 0.5 * 50e6
+    assert flows.timeouts.isna().all()
+    assert len(lab.frame("subflows")) == 2
+
+
+@needs_lab
+def test_lab_refuses_what_the_kernel_cannot_run(runner, tmp_path):
+    out = tmp_path / "out"
+    result = runner.invoke(main, ["run", "default", "--plane", "lab", "--out", str(out)])
+    assert result.exit_code == 2
+    assert "mptcp.coupling 'lia'" in result.output
+    assert not out.exists()
+    with pytest.raises(pathpool.LabError, match="router module 'rcp'"):
+        pathpool.run(_rcp_scenario(tmp_path), plane="lab")
+
+
+def _rcp_scenario(tmp_path: Path) -> Path:
+    path = tmp_path / "rcp.toml"
+    path.write_text("""\
+[sim]
+duration = "2s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "r"
+kind = "router"
+[[nodes]]
+name = "b"
+[[links]]
+a = "a"
+b = "r"
+rate = "10Mbps"
+delay = "1ms"
+[[links]]
+a = "r"
+b = "b"
+rate = "10Mbps"
+delay = "1ms"
+[routers]
+module = "rcp"
+[[flows]]
+src = "a"
+dst = "b"
+transport = "rcp"
+""")
+    return path
