@@ -26,6 +26,8 @@ run: install
 test: install
 	cargo test --release --workspace --exclude pathpool-py
 	$(PY) -m pytest -q
+	@# The kernel lab's tests must leave no namespace behind (pathpool lab clean removes crash leftovers).
+	@if ip netns list 2>/dev/null | grep '^pp-'; then echo "error: kernel-lab namespaces left behind (above)"; exit 1; fi
 
 # Speed: pathpool vs the ns-3 anchor, side by side (docs/performance.md).
 bench: install

@@ -13,7 +13,9 @@
 //!   `scheduler = "minrtt"` is its default scheduler (lowest-latency subflow
 //!   with room, backup subflows only when no other can send), and the path
 //!   managers `fullmesh`, `backup` and `single_path` and timed actions are
-//!   replayed through the userspace path manager (`run/controller.rs`).
+//!   replayed through the userspace path manager (`run/controller.rs`); or,
+//!   with `[lab] path_manager = "kernel"`, the in-kernel path manager runs
+//!   with endpoints derived from them (no timed actions then).
 //! - Every TCP parameter at its default: those defaults are Linux's (MSS
 //!   1448, initial window 10, RTO floor 200 ms, initial RTO 1 s, three
 //!   duplicate ACKs, SACK with PRR). `delayed_ack = false`, the simulator's
@@ -23,6 +25,7 @@
 use std::collections::BTreeSet;
 use std::io;
 
+use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::tcp::{RecoveryAlgorithm, TcpConfig};
 use pathpool_sim::Model;
 
@@ -95,6 +98,11 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
                 }
                 if m.options_stripped {
                     out.push(format!("{flow}: mptcp.strip_options: the lab has no middlebox that strips MPTCP options"));
+                }
+                if model.lab.path_manager == LabPathManager::Kernel && !m.actions.is_empty() {
+                    out.push(format!(
+                        "{flow}: mptcp.actions: the in-kernel path manager takes no timed actions; use [lab] path_manager = \"userspace\""
+                    ));
                 }
                 if m.baselines {
                     out.push(format!("{flow}: mptcp.baselines: the lab does not run single-path baselines; set it to false"));

@@ -4,6 +4,8 @@
 //! root and a kernel with MPTCP, and say SKIPPED otherwise. Each checks that
 //! its run left no namespace behind.
 
+use std::sync::Mutex;
+
 use pathpool_lab::netns;
 use pathpool_lab::preflight;
 use pathpool_lab::run::{run, Error, LabOutput};
@@ -28,8 +30,13 @@ fn model(toml: &str) -> Model {
     load(toml, Format::Toml, &src, None).unwrap()
 }
 
+/// One lab run at a time: they are real-time experiments sharing two cores,
+/// and the check below looks at every namespace of this process.
+static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
+
 /// Runs the scenario and checks that no namespace of this process is left.
 fn lab(toml: &str) -> Result<LabOutput, Error> {
+    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
     let out = run(&model(toml), &mut |_| true);
     let prefix = format!("pp-{}-", std::process::id());
     assert_eq!(netns::list(&prefix).unwrap(), Vec::<String>::new(), "namespaces left behind");
@@ -142,4 +149,30 @@ fn unsupported_features_are_refused_before_anything_starts() {
         Err(e) => panic!("refused for the wrong reason: {e}"),
         Ok(_) => panic!("ran a scenario the kernel cannot run"),
     }
+}
+
+#[test]
+fn kernel_path_manager_opens_subflows_from_endpoints() {
+    if !runnable("kernel_path_manager_opens_subflows_from_endpoints") {
+        return;
+    }
+    let toml = TWO_PATHS.replace("duration = \"20s\"", "duration = \"8s\"") + "\n[lab]\npath_manager = \"kernel\"\n";
+    let out = lab(&toml).unwrap();
+    let subflows = table(&out, "subflows");
+    let Column::Str(local) = column(subflows, "local_interface") else { panic!() };
+    let Column::Str(remote) = column(subflows, "remote_interface") else { panic!() };
+    let established: Vec<(String, String)> = local
+        .iter()
+        .zip(remote)
+        .zip(f64s(subflows, "established_s"))
+        .filter(|(_, t)| !t.is_nan())
+        .map(|((l, r), _)| (l.clone(), r.clone()))
+        .collect();
+    let goodput = f64s(table(&out, "flows"), "goodput_bps")[0];
+    eprintln!("FIGURE lab kernel path manager: subflows {established:?}, {:.2} Mb/s", goodput / 1e6);
+    // The server's `signal` endpoint announces server:eth1, and the client
+    // joins it from client:eth1 (the only route there).
+    assert!(established.contains(&("client:eth0".into(), "server:eth0".into())));
+    assert!(established.contains(&("client:eth1".into(), "server:eth1".into())), "{established:?}");
+    assert!(goodput >= 0.8 * (20e6 + 30e6) * 1448.0 / 1500.0, "{goodput}");
 }

@@ -6,6 +6,10 @@
 //! and keeps each connection's subflow records from the kernel's events —
 //! the same netlink seam the device-side controllers of later issues drive.
 //!
+//! With `[lab] path_manager = "kernel"` the source uses the in-kernel path
+//! manager instead (its endpoints are set up by `run/mod.rs`), and this
+//! controller only records the subflows the kernel opens.
+//!
 //! Differences from the simulator, by construction: a link that goes down
 //! is modelled by the emulator, so the kernel's subflow over it does not
 //! fail at once — it stalls and retransmits, and the kernel's default
@@ -17,6 +21,7 @@ use std::sync::Mutex;
 
 use pathpool_sim::mptcp::path_manager::{self, Candidates};
 use pathpool_sim::mptcp::{Action, End, MptcpConfig};
+use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::Time;
 
 use crate::pm::{Event, EventStream, LocalAddr, PathManager};
@@ -99,7 +104,7 @@ impl ControlledFlow<'_> {
 }
 
 /// Runs until the stop flag; `events` and `pm` belong to the source's namespace.
-pub fn control(flows: &[ControlledFlow], mut events: EventStream, mut pm: PathManager, clock: &RunClock) -> Result<(), String> {
+pub fn control(flows: &[ControlledFlow], mode: LabPathManager, mut events: EventStream, mut pm: PathManager, clock: &RunClock) -> Result<(), String> {
     let mut next_action = vec![0usize; flows.len()];
     while !clock.stopped() {
         for (f, next) in flows.iter().zip(&mut next_action) {
@@ -119,7 +124,7 @@ pub fn control(flows: &[ControlledFlow], mut events: EventStream, mut pm: PathMa
         match events.next(POLL) {
             None => {}
             Some(Err(e)) => return Err(format!("path-manager events: {e}")),
-            Some(Ok(event)) => on_event(flows, event, &mut pm, clock.now())?,
+            Some(Ok(event)) => on_event(flows, mode, event, &mut pm, clock.now())?,
         }
     }
     Ok(())
@@ -129,7 +134,7 @@ fn flow_of<'a, 'b>(flows: &'a [ControlledFlow<'b>], token: u32) -> Option<&'a Co
     flows.iter().find(|f| f.conn.lock().unwrap_or_else(|e| e.into_inner()).token == Some(token))
 }
 
-fn on_event(flows: &[ControlledFlow], event: Event, pm: &mut PathManager, now: Time) -> Result<(), String> {
+fn on_event(flows: &[ControlledFlow], mode: LabPathManager, event: Event, pm: &mut PathManager, now: Time) -> Result<(), String> {
     match event {
         Event::Established(c) if !c.server_side => {
             let Some(f) = flows.iter().find(|f| f.port() == c.remote.port()) else { return Ok(()) };
@@ -141,6 +146,9 @@ fn on_event(flows: &[ControlledFlow], event: Event, pm: &mut PathManager, now: T
                 let mut conn = f.conn.lock().unwrap_or_else(|e| e.into_inner());
                 conn.token = Some(c.token);
                 conn.subflows.push(record);
+            }
+            if mode == LabPathManager::Kernel {
+                return Ok(());
             }
             let n_local = f.local_addrs.len();
             let n_remote = f.remote_addrs.len();
@@ -163,6 +171,16 @@ fn on_event(flows: &[ControlledFlow], event: Event, pm: &mut PathManager, now: T
             if let Some(r) = conn.subflows.iter_mut().find(|r| r.local.is_none() && r.local_ip == s.local.ip() && r.remote == s.remote) {
                 r.local = Some(s.local);
                 r.established = Some(now);
+            } else if let (Some(l), Some(r)) = (
+                f.local_addrs.iter().position(|&a| a == s.local.ip()),
+                f.remote_addrs.iter().position(|&a| a == s.remote.ip()),
+            ) {
+                // Opened by the in-kernel path manager: seen first when established.
+                let backup = f.config.path_manager == "backup";
+                let mut record = SubflowRecord::new((l as u16, r as u16), s.local.ip(), s.remote, backup, now);
+                record.local = Some(s.local);
+                record.established = Some(now);
+                conn.subflows.push(record);
             }
         }
         Event::SubClosed(s) => {

@@ -25,9 +25,11 @@ use std::time::{Duration, Instant};
 
 use pathpool_sim::metrics::sampler::{FlowSample, LinkSample, Sampler, SubflowSample};
 use pathpool_sim::metrics::Table;
+use pathpool_sim::mptcp::MptcpConfig;
+use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::{Model, Time};
 
-use crate::pm::{EventStream, Limits, PathManager};
+use crate::pm::{Endpoint, EndpointFlags, EventStream, Limits, PathManager};
 use crate::preflight;
 use crate::support::{self, kernel_cc, KernelFeatures};
 use crate::testbed::{self, Testbed};
@@ -103,6 +105,38 @@ fn addresses(model: &Model, testbed: &Testbed) -> Vec<Vec<IpAddr>> {
         .collect()
 }
 
+/// The in-kernel path manager's endpoints on node `n` (the set-up of
+/// ip-mptcp(8) and mptcp.dev): on a source, a `subflow` endpoint on every
+/// interface that no MPTCP flow from it starts on, flagged `backup` if one
+/// of its flows asks for the backup path manager; on a destination, a
+/// `signal` endpoint (announced with ADD_ADDR) on every interface no flow
+/// to it starts on. None where every flow is `single_path`.
+fn kernel_endpoints(model: &Model, addrs: &[Vec<IpAddr>], n: u32, source: bool) -> Vec<Endpoint> {
+    let configs: Vec<&MptcpConfig> = model
+        .flows
+        .iter()
+        .filter(|f| if source { f.src == n } else { f.dst == n })
+        .filter_map(|f| f.mptcp.as_ref())
+        .collect();
+    if configs.iter().all(|c| c.path_manager == "single_path") {
+        return Vec::new();
+    }
+    let initial: Vec<usize> = configs.iter().map(|c| if source { c.initial.0 } else { c.initial.1 } as usize).collect();
+    let flags = if !source {
+        EndpointFlags::SIGNAL
+    } else if configs.iter().any(|c| c.path_manager == "backup") {
+        EndpointFlags::SUBFLOW | EndpointFlags::BACKUP
+    } else {
+        EndpointFlags::SUBFLOW
+    };
+    addrs[n as usize]
+        .iter()
+        .enumerate()
+        .filter(|(k, _)| !initial.contains(k))
+        .map(|(k, &addr)| Endpoint { id: k as u8 + 1, addr, port: None, flags, ifindex: None })
+        .collect()
+}
+
 /// Runs `model` in the lab. `progress(now)` is called after each sample; a
 /// false return stops the run (`Error::Interrupted`).
 pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabOutput, Error> {
@@ -118,19 +152,32 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     let ns = |node: u32| testbed.node(&model.nodes[node as usize].name).expect("every node has a namespace");
     let is_mptcp = |i: usize| model.flows[i].transport == "mptcp";
 
-    // Userspace path manager where MPTCP flows start; room for their joins where they end.
+    // Where MPTCP flows start, the userspace path manager (pathpool's
+    // controller opens the subflows) or the in-kernel one; both ends get
+    // room for joins and announcements.
+    let mode = model.lab.path_manager;
     let mut sources: Vec<u32> = (0..model.flows.len()).filter(|&i| is_mptcp(i)).map(|i| model.flows[i].src).collect();
     sources.sort_unstable();
     sources.dedup();
-    for &n in &sources {
-        ns(n).sysctl("net.mptcp.pm_type", "1")?;
-    }
     let mut sinks: Vec<u32> = (0..model.flows.len()).filter(|&i| is_mptcp(i)).map(|i| model.flows[i].dst).collect();
     sinks.sort_unstable();
     sinks.dedup();
-    for &n in &sinks {
-        ns(n).run(|| PathManager::open()?.set_limits(Limits { add_addr_accepted: 8, subflows: 8 }))?
-            .map_err(|e| Error::Failed(vec![format!("MPTCP limits on {}: {e}", model.nodes[n as usize].name)]))?;
+    if mode == LabPathManager::Userspace {
+        for &n in &sources {
+            ns(n).sysctl("net.mptcp.pm_type", "1")?;
+        }
+    }
+    // A node that both starts and ends MPTCP flows is set up as a source.
+    let ends = sources.iter().map(|&n| (n, true)).chain(sinks.iter().filter(|n| !sources.contains(n)).map(|&n| (n, false)));
+    for (n, source) in ends {
+        let endpoints = if mode == LabPathManager::Kernel { kernel_endpoints(model, &addrs, n, source) } else { Vec::new() };
+        ns(n)
+            .run(|| -> Result<(), crate::pm::Error> {
+                let mut pm = PathManager::open()?;
+                pm.set_limits(Limits { add_addr_accepted: 8, subflows: 8 })?;
+                endpoints.iter().try_for_each(|e| pm.add_endpoint(e))
+            })?
+            .map_err(|e| Error::Failed(vec![format!("MPTCP path manager on {}: {e}", model.nodes[n as usize].name)]))?;
     }
     let mut listeners = Vec::with_capacity(model.flows.len());
     for (i, f) in model.flows.iter().enumerate() {
@@ -206,7 +253,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         let controllers: Vec<_> = controlled
             .iter()
             .zip(pm_sockets)
-            .map(|(mine, (events, pm))| s.spawn(move || controller::control(mine, events, pm, clock)))
+            .map(|(mine, (events, pm))| s.spawn(move || controller::control(mine, mode, events, pm, clock)))
             .collect();
 
         let dt = model.sample_interval;

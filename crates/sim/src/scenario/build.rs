@@ -124,6 +124,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         flows,
         routes,
         routers,
+        lab: sc.lab.clone(),
     };
     p.into_result(&src.name, model)
 }

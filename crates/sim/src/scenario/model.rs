@@ -23,6 +23,8 @@ pub struct Model {
     pub routes: Routes,
     /// Router-module instances (`[routers]`), one per router that runs one.
     pub routers: Vec<RouterModel>,
+    /// The kernel lab's settings (`[lab]`); the simulator does not use them.
+    pub lab: crate::scenario::spec::LabSpec,
 }
 
 /// A router module running on `node` for its outgoing directions `links`.

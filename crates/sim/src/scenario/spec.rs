@@ -32,6 +32,30 @@ pub struct Scenario {
     pub workloads: Vec<WorkloadSpec>,
     /// A router module (RCP) on routers' outgoing link directions.
     pub routers: Option<RoutersSpec>,
+    /// Settings of the kernel lab only; the simulator ignores them.
+    #[serde(default)]
+    pub lab: LabSpec,
+}
+
+/// `[lab]`: how the kernel lab runs the scenario (`pathpool run --plane lab`).
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LabSpec {
+    /// Who opens MPTCP subflows on the real kernel.
+    #[serde(default)]
+    pub path_manager: LabPathManager,
+}
+
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum LabPathManager {
+    /// pathpool's controller through the userspace path manager, opening
+    /// exactly the subflows the simulator's path manager would.
+    #[default]
+    Userspace,
+    /// The kernel's in-kernel path manager, with endpoints derived from the
+    /// flow's path manager.
+    Kernel,
 }
 
 /// `[routers]`: which router module runs, where, with which parameters.
