@@ -159,6 +159,75 @@ BASELINES = _table(
     _column("goodput_bps", pa.float64(), "The single-path flow's goodput, as flows.goodput_bps", "bit/s"),
 )
 
+INRPP_INTERFACES = _table(
+    "INRPP routers: one row per interface (a link direction leaving a router that runs inrpp), counters over the run.",
+    _column("link_id", pa.uint32(), "The interface's link direction (links.link_id)"),
+    _column("node", pa.string(), "The router"),
+    _column("peer", pa.string(), "The node the interface leads to"),
+    _column("cache_size_bytes", pa.uint64(), "S_total, the interface's cache size", "bytes"),
+    _column("s_high_bytes", pa.uint64(), "S_high: above it the interface goes into Backpressure", "bytes"),
+    _column("s_low_bytes", pa.uint64(), "S_low: below it Backpressure ends", "bytes"),
+    _column("max_cache_bytes", pa.uint64(), "Largest cache occupancy", "bytes"),
+    _column("packets_cached", pa.uint64(), "INRPP data packets that went into the cache instead of the queue", "packets"),
+    _column("drops_cache", pa.uint64(), "INRPP data packets dropped because the cache was full", "packets"),
+    _column("slow_downs_sent", pa.uint64(), "ACKs the interface tagged with its slow-down notification (in Backpressure)", "ACKs"),
+    _column("cancels_sent", pa.uint64(), "ACKs the interface tagged with its cancel notification (in Disable Backpressure)", "ACKs"),
+    _column("slow_downs_received", pa.uint64(), "Slow-down notifications of interfaces downstream on ACKs arriving over this interface's link", "notifications"),
+    _column("cancels_received", pa.uint64(), "Cancel notifications of interfaces downstream on ACKs arriving over this interface's link", "notifications"),
+    _column("releases", pa.uint64(), "Slow-down ACKs that released one cached packet of their flow (closed loop)", "packets"),
+    _column("push_s", pa.float64(), "Time spent in Push state", "s"),
+    _column("store_and_detour_s", pa.float64(), "Time spent in Store and Detour state", "s"),
+    _column("backpressure_s", pa.float64(), "Time spent in Backpressure state", "s"),
+    _column("disable_backpressure_s", pa.float64(), "Time spent in Disable Backpressure state", "s"),
+)
+
+INRPP_STATES = _table(
+    "INRPP routers: one row per interface state change, in time order.",
+    _column("time_s", pa.float64(), "When the state changed", "s"),
+    _column("link_id", pa.uint32(), "The interface's link direction (links.link_id)"),
+    _column("from", pa.string(), "State before: push, store_and_detour, backpressure or disable_backpressure"),
+    _column("to", pa.string(), "State after"),
+    _column("cache_bytes", pa.uint64(), "Cache occupancy at the change", "bytes"),
+)
+
+INRPP_TS = _table(
+    "INRPP routers: per-interface time series, one row per interface and sampling instant.",
+    _column("time_s", pa.float64(), "Sampling instant", "s"),
+    _column("link_id", pa.uint32(), "The interface's link direction (links.link_id)"),
+    _column("state", pa.string(), "Interface state"),
+    _column("cache_bytes", pa.uint64(), "Cache occupancy", "bytes"),
+    _column("nonces_stored", pa.uint32(), "Nonces of interfaces downstream stored here (flows carrying one are served in closed loop)", "nonces"),
+)
+
+INRPP_FLOW_TS = _table(
+    "INRPP routers: per-interface, per-flow cache occupancy, one row per interface, flow with cached data and sampling instant.",
+    _column("time_s", pa.float64(), "Sampling instant", "s"),
+    _column("link_id", pa.uint32(), "The interface's link direction (links.link_id)"),
+    _column("flow_id", pa.uint32(), "Flow number (flows.flow_id)"),
+    _column("cache_bytes", pa.uint64(), "The flow's bytes in the interface's cache", "bytes"),
+)
+
+INRPP_DETOURS = _table(
+    "INRPP routers: one row per one-hop detour (a row of the paper's Table III), counters over the run.",
+    _column("link_id", pa.uint32(), "The congested interface the detour relieves (links.link_id)"),
+    _column("via", pa.string(), "The detour node"),
+    _column("via_link_id", pa.uint32(), "First leg: the router's link direction to the detour node"),
+    _column("second_link_id", pa.uint32(), "Second leg: the detour node's link direction to the interface's next hop"),
+    _column("packets", pa.uint64(), "Cached data packets sent over the detour", "packets"),
+    _column("bytes", pa.uint64(), "Wire bytes of those packets", "bytes"),
+    _column("probes_sent", pa.uint64(), "Probes sent to the detour node (every probe_interval)", "probes"),
+    _column("answers_received", pa.uint64(), "Probe answers received from it", "probes"),
+)
+
+INRPP_DETOUR_TS = _table(
+    "INRPP routers: per-detour time series, one row per detour and sampling instant.",
+    _column("time_s", pa.float64(), "Sampling instant", "s"),
+    _column("link_id", pa.uint32(), "The congested interface (inrpp_detours.link_id)"),
+    _column("via_link_id", pa.uint32(), "The detour's first leg (inrpp_detours.via_link_id)"),
+    _column("rate_bps", pa.float64(), "The detour rate r_d of eq. 3, wire bits", "bit/s"),
+    _column("usable", pa.bool_(), "Rate above zero and both detour egresses in Push state"),
+)
+
 #: The tables every run produces, by name (the file stem in a results directory).
 SCHEMAS: dict[str, pa.Schema] = {
     "flows": FLOWS,
@@ -169,6 +238,12 @@ SCHEMAS: dict[str, pa.Schema] = {
     "subflows": SUBFLOWS,
     "interfaces": INTERFACES,
     "baselines": BASELINES,
+    "inrpp_interfaces": INRPP_INTERFACES,
+    "inrpp_states": INRPP_STATES,
+    "inrpp_ts": INRPP_TS,
+    "inrpp_flow_ts": INRPP_FLOW_TS,
+    "inrpp_detours": INRPP_DETOURS,
+    "inrpp_detour_ts": INRPP_DETOUR_TS,
 }
 
 

@@ -2,6 +2,7 @@
 //! way (start, packets, timers) and reads the same measurements from it.
 
 use crate::engine::RngStream;
+use crate::inrpp::InrppSender;
 use crate::mptcp::{MptcpReceiver, MptcpSender};
 use crate::net::packet::Packet;
 use crate::net::NodeId;
@@ -16,13 +17,15 @@ use crate::time::Time;
 pub enum Sender {
     Tcp(TcpSender),
     Rcp(RcpSender),
+    Inrpp(InrppSender),
     /// An MPTCP connection's sending end: its subflows and their scheduler.
     Mptcp(Box<MptcpSender>),
 }
 
 impl Sender {
-    /// The sender for `transport` (validated: "tcp" or "rcp"); `rng` is the
-    /// flow's random stream for TCP's congestion control.
+    /// The sender for `transport` (validated: "tcp", "rcp" or "inrpp"); `rng`
+    /// is the flow's random stream for TCP's congestion control,
+    /// `line_rate_bps` the rate of the flow's first link (INRPP's open loop).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         transport: &str,
@@ -33,9 +36,11 @@ impl Sender {
         header_bytes: u32,
         cfg: TcpConfig,
         rng: RngStream,
+        line_rate_bps: f64,
     ) -> Sender {
         match transport {
             "rcp" => Sender::Rcp(RcpSender::new(flow, src, dst, size, header_bytes, &cfg)),
+            "inrpp" => Sender::Inrpp(InrppSender::new(flow, src, dst, size, header_bytes, &cfg, line_rate_bps)),
             _ => Sender::Tcp(TcpSender::new(flow, src, dst, size, header_bytes, cfg, rng)),
         }
     }
@@ -44,6 +49,7 @@ impl Sender {
         match self {
             Sender::Tcp(s) => s.start(io),
             Sender::Rcp(s) => s.start(io),
+            Sender::Inrpp(s) => s.start(io),
             Sender::Mptcp(s) => s.start(io),
         }
     }
@@ -52,6 +58,7 @@ impl Sender {
         match self {
             Sender::Tcp(s) => s.stop_writing(),
             Sender::Rcp(s) => s.stop_writing(),
+            Sender::Inrpp(s) => s.stop_writing(),
             Sender::Mptcp(s) => s.stop_writing(),
         }
     }
@@ -60,6 +67,7 @@ impl Sender {
         match self {
             Sender::Tcp(s) => s.on_packet(p, io),
             Sender::Rcp(s) => s.on_packet(p, io),
+            Sender::Inrpp(s) => s.on_packet(p, io),
             Sender::Mptcp(s) => s.on_packet(p, io),
         }
     }
@@ -68,6 +76,7 @@ impl Sender {
         match self {
             Sender::Tcp(s) => s.on_timer(kind, io),
             Sender::Rcp(s) => s.on_timer(kind, io),
+            Sender::Inrpp(s) => s.on_timer(kind, io),
             Sender::Mptcp(s) => s.on_timer(kind, io),
         }
     }
@@ -77,6 +86,7 @@ impl Sender {
         match self {
             Sender::Tcp(s) => &s.stats,
             Sender::Rcp(s) => &s.stats,
+            Sender::Inrpp(s) => &s.stats,
             Sender::Mptcp(s) => s.stats(),
         }
     }
@@ -86,6 +96,7 @@ impl Sender {
         match self {
             Sender::Tcp(s) => s.rtt.srtt(),
             Sender::Rcp(s) => s.rtt.srtt(),
+            Sender::Inrpp(s) => s.rtt.srtt(),
             Sender::Mptcp(s) => s.sample().srtt,
         }
     }
@@ -95,6 +106,7 @@ impl Sender {
         match self {
             Sender::Tcp(s) => (s.rtt.mean(), s.rtt.min_rtt),
             Sender::Rcp(s) => (s.rtt.mean(), s.rtt.min_rtt),
+            Sender::Inrpp(s) => (s.rtt.mean(), s.rtt.min_rtt),
             Sender::Mptcp(s) => s.rtt_mean_min(),
         }
     }
@@ -104,6 +116,7 @@ impl Sender {
         match self {
             Sender::Tcp(s) => s.in_flight(),
             Sender::Rcp(s) => s.in_flight(),
+            Sender::Inrpp(s) => s.in_flight(),
             Sender::Mptcp(s) => s.sample().in_flight,
         }
     }
@@ -114,13 +127,15 @@ impl Sender {
         match self {
             Sender::Tcp(s) => s.ccs.pacing_rate,
             Sender::Rcp(s) => s.payload_rate(),
+            Sender::Inrpp(s) => s.payload_rate(),
             Sender::Mptcp(s) => s.sample().pacing_rate,
         }
     }
 
     /// The congestion window, bytes (MPTCP: Σ over the open subflows). RCP
     /// has none: it reports what its rate carries in one smoothed RTT (0
-    /// before it has both).
+    /// before it has both). INRPP has none either: it reports its bytes in
+    /// flight.
     pub fn cwnd(&self) -> u64 {
         match self {
             Sender::Tcp(s) => s.ccs.cwnd,
@@ -128,6 +143,7 @@ impl Sender {
                 (Some(rate), Some(srtt)) => (rate * srtt.secs()) as u64,
                 _ => 0,
             },
+            Sender::Inrpp(s) => s.in_flight(),
             Sender::Mptcp(s) => s.sample().cwnd,
         }
     }
@@ -137,7 +153,7 @@ impl Sender {
     pub fn bw_estimate(&self) -> Option<f64> {
         match self {
             Sender::Tcp(s) => s.cc().bandwidth_estimate(),
-            Sender::Rcp(_) => None,
+            Sender::Rcp(_) | Sender::Inrpp(_) => None,
             Sender::Mptcp(s) => s.sample().bw_estimate,
         }
     }
@@ -147,18 +163,20 @@ impl Sender {
     /// flight. 0 for single-path flows, which have one path.
     pub fn imbalance(&self) -> i64 {
         match self {
-            Sender::Tcp(_) | Sender::Rcp(_) => 0,
+            Sender::Tcp(_) | Sender::Rcp(_) | Sender::Inrpp(_) => 0,
             Sender::Mptcp(s) => s.sample().imbalance,
         }
     }
 
-    /// The congestion control's name for the results: "rcp" for RCP flows;
+    /// The congestion control's name for the results: "rcp" for RCP flows,
+    /// "inrpp" for INRPP ones;
     /// for MPTCP the coupling ("lia", "olia", "balia"), or "uncoupled/"
     /// followed by the subflows' algorithm.
     pub fn cc_name(&self, cfg: &TcpConfig) -> String {
         match self {
             Sender::Tcp(_) => cfg.cc.clone(),
             Sender::Rcp(_) => "rcp".into(),
+            Sender::Inrpp(_) => "inrpp".into(),
             Sender::Mptcp(s) => match s.coupling() {
                 "uncoupled" => format!("uncoupled/{}", cfg.cc),
                 coupled => coupled.to_string(),
@@ -170,7 +188,7 @@ impl Sender {
 /// The receiving end-point of a flow; like `Sender`, kept in place.
 #[allow(clippy::large_enum_variant)]
 pub enum Receiver {
-    /// TCP's, which RCP uses too.
+    /// TCP's, which RCP and INRPP use too.
     Tcp(TcpReceiver),
     Mptcp(Box<MptcpReceiver>),
 }

@@ -8,6 +8,7 @@
 pub mod cc;
 pub mod endpoint;
 pub mod engine;
+pub mod inrpp;
 pub mod metrics;
 pub mod mptcp;
 pub mod net;

@@ -7,6 +7,8 @@ use serde_json::json;
 use crate::metrics::stats::{jain_index, mean};
 use crate::metrics::{Column, Table};
 use crate::results;
+use crate::router::inrpp::record::tables as inrpp_tables;
+use crate::router::inrpp::Inrpp;
 use crate::scenario::Model;
 use crate::time::Time;
 use crate::world::World;
@@ -133,7 +135,10 @@ fn collect(model: &Model, world: World, wall_s: f64) -> RunOutput {
     let (events, data_packets_delivered) = (world.events_run, world.counts.delivered_data);
     let mut tables = vec![flows, links];
     let extra = [results::subflows(model, &world), results::interfaces(model, &world), baselines];
+    let inrpp_routers = world.routers().modules().filter_map(|m| m.as_any().downcast_ref::<Inrpp>());
+    let inrpp = inrpp_tables(inrpp_routers, duration, node);
     tables.extend(world.into_time_series());
     tables.extend(extra);
+    tables.extend(inrpp);
     RunOutput { tables, summary, events, wall_s, data_packets_delivered, flow_bytes_delivered: delivered }
 }

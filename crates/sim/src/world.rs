@@ -18,7 +18,7 @@ use crate::net::packet::{Kind, Packet, PacketId, PacketPool, ANY_INTERFACE};
 use crate::net::queue::DropTail;
 use crate::net::routing::Routes;
 use crate::net::{LinkId, NodeId};
-use crate::router::RouterSet;
+use crate::router::{Action, Arrival, RouterSet, Verdict};
 use crate::scenario::model::FlowModel;
 use crate::scenario::Model;
 use crate::tcp::{Io, TcpReceiver, TimerKind};
@@ -133,6 +133,7 @@ impl<'m> World<'m> {
                         model.header_bytes,
                         f.tcp.clone(),
                         seeds.stream(&format!("flow:{}:cc", f.name)),
+                        first_hop_rate(model, f, id),
                     ),
                     Receiver::Tcp(TcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, f.tcp.clone())),
                 ),
@@ -164,9 +165,9 @@ impl<'m> World<'m> {
             events.schedule(model.sample_interval, Event::Sample);
         }
         let sampler = Sampler::new(model.sample_interval, flows.len(), links.len());
-        let mut routers = RouterSet::new(&model.routers, links.len());
+        let mut routers = RouterSet::new(&model.routers, links.len(), model.nodes.len());
         routers.start(Time::ZERO, &links);
-        for (at, module, token) in routers.timers.drain(..) {
+        for (at, module, token) in routers.fx.timers.drain(..) {
             events.schedule(at, Event::RouterTimer { module, token });
         }
         World {
@@ -233,7 +234,7 @@ impl<'m> World<'m> {
             }
             Event::RouterTimer { module, token } => {
                 self.routers.timer(module, token, self.now, &self.links);
-                self.schedule_router_timers();
+                self.after_router_hook();
             }
             Event::PathAction { flow, action } => {
                 if let Sender::Mptcp(s) = &mut self.flows[flow as usize].sender {
@@ -245,10 +246,34 @@ impl<'m> World<'m> {
         }
     }
 
-    /// Schedules the control timers that router modules asked for.
-    fn schedule_router_timers(&mut self) {
-        for (at, module, token) in self.routers.timers.drain(..) {
+    /// Schedules the control timers that router modules asked for and
+    /// carries out their actions, in order (an action may call hooks that
+    /// add more).
+    fn after_router_hook(&mut self) {
+        for (at, module, token) in self.routers.fx.timers.drain(..) {
             self.events.schedule(at, Event::RouterTimer { module, token });
+        }
+        while let Some(action) = self.routers.fx.actions.pop_front() {
+            match action {
+                Action::Kick { link } => self.refill(link),
+                Action::Detour { link, id, to } => {
+                    self.pool.get_mut(id).detour_to = Some(to);
+                    self.offer(link, id);
+                }
+                Action::Inject { link, pkt } => {
+                    self.counts.sent += 1;
+                    let id = self.pool.insert(*pkt);
+                    self.offer(link, id);
+                }
+            }
+        }
+    }
+
+    /// Moves packets a router module kept into `l`'s queue while it has room.
+    fn refill(&mut self, l: LinkId) {
+        while self.links[l as usize].up {
+            let Some(id) = self.routers.pull(l, self.now, &self.links) else { break };
+            self.enqueue(l, id);
         }
     }
 
@@ -281,6 +306,15 @@ impl<'m> World<'m> {
 
     fn forward(&mut self, id: PacketId, at: NodeId) {
         let p = self.pool.get(id);
+        if let Some(to) = p.detour_to {
+            // A detoured packet goes to the next hop it was meant for first (INRPP §III-A).
+            if to == at {
+                self.pool.get_mut(id).detour_to = None;
+            } else if let Some(i) = self.ifaces.of(at).iter().find(|i| i.peer == to) {
+                return self.offer(i.out, id);
+            }
+        }
+        let p = self.pool.get(id);
         let hop = if p.dst_if == ANY_INTERFACE {
             self.routes.next_hop(at, p.dst, p.flow, self.ecmp)
         } else {
@@ -296,15 +330,27 @@ impl<'m> World<'m> {
     }
 
     fn offer(&mut self, l: LinkId, id: PacketId) {
+        let link = &mut self.links[l as usize];
+        if !link.up {
+            link.stats.drops_down += 1;
+            return self.drop_packet(id);
+        }
+        match self.routers.offer(l, id, self.pool.get_mut(id), self.now, &self.links) {
+            Verdict::Queue => self.enqueue(l, id),
+            Verdict::Keep => {}
+            Verdict::Drop => self.drop_packet(id),
+        }
+        self.after_router_hook();
+    }
+
+    /// Starts `id` on `l` if it is idle, else queues it (or drops it if the queue is full).
+    fn enqueue(&mut self, l: LinkId, id: PacketId) {
         let size = self.pool.get(id).size;
         let link = &mut self.links[l as usize];
         if !link.up {
             link.stats.drops_down += 1;
             return self.drop_packet(id);
         }
-        self.routers.offer(l, self.pool.get_mut(id), self.now, &self.links);
-        self.schedule_router_timers();
-        let link = &mut self.links[l as usize];
         if link.queue.len_packets() == 0 && self.now >= link.busy_until {
             return self.start_tx(l, id);
         }
@@ -322,7 +368,6 @@ impl<'m> World<'m> {
 
     fn start_tx(&mut self, l: LinkId, id: PacketId) {
         self.routers.transmit(l, self.pool.get_mut(id), self.now, &self.links);
-        self.schedule_router_timers();
         let link = &mut self.links[l as usize];
         let size = self.pool.get(id).size;
         let finish = link.capacity.finish_time(self.now, size);
@@ -331,11 +376,17 @@ impl<'m> World<'m> {
         link.stats.packets_sent += 1;
         if link.loss.lose(&mut link.rng) {
             link.stats.drops_loss += 1;
-            return self.drop_packet(id);
+            self.drop_packet(id);
+        } else {
+            let arrive = finish.0.saturating_add(link.delay.0);
+            self.pool.get_mut(id).epoch = link.epoch;
+            self.events.schedule(Time(arrive), Event::Arrive { pkt: id, link: l });
         }
-        let arrive = finish.0.saturating_add(link.delay.0);
-        self.pool.get_mut(id).epoch = link.epoch;
-        self.events.schedule(Time(arrive), Event::Arrive { pkt: id, link: l });
+        // Only now, with the transmitter busy, may the module's actions and kept packets follow.
+        self.after_router_hook();
+        if self.routers.owns(l) {
+            self.refill(l);
+        }
     }
 
     fn tx_done(&mut self, l: LinkId) {
@@ -344,7 +395,8 @@ impl<'m> World<'m> {
         let Some(id) = link.queue.dequeue() else { return };
         self.start_tx(l, id);
         let link = &mut self.links[l as usize];
-        if link.queue.len_packets() > 0 {
+        // A refill during start_tx may have scheduled the next TxDone already.
+        if link.queue.len_packets() > 0 && !link.tx_done_pending {
             link.tx_done_pending = true;
             let at = link.busy_until;
             self.events.schedule(at, Event::TxDone { link: l });
@@ -362,8 +414,24 @@ impl<'m> World<'m> {
         let p = self.pool.get(id);
         link.stats.bytes_delivered += p.size as u64;
         link.stats.packets_delivered += 1;
+        if self.routers.runs_at(node) {
+            let arrival = self.routers.arrive(l, node, self.pool.get_mut(id), self.now, &self.links);
+            if arrival == Arrival::Consume {
+                self.counts.delivered += 1;
+                self.pool.release(id);
+            }
+            self.after_router_hook();
+            if arrival == Arrival::Consume {
+                return;
+            }
+        }
+        let p = self.pool.get(id);
         if node != p.dst {
             return self.forward(id, node);
+        }
+        if p.kind == Kind::Control {
+            // A module's packet that no module took: its node runs none.
+            return self.drop_packet(id);
         }
         self.counts.delivered += 1;
         let flow = p.flow;
@@ -408,6 +476,7 @@ impl<'m> World<'m> {
     }
 
     fn sample(&mut self) {
+        self.routers.sample(self.now, &self.links);
         let s = &mut self.sampler;
         let now = self.now;
         for (i, f) in self.flows.iter().enumerate() {
@@ -461,7 +530,12 @@ impl<'m> World<'m> {
         }
     }
 
-    /// Packets still in queues or on wires.
+    /// The router modules, for their result tables.
+    pub fn routers(&self) -> &RouterSet {
+        &self.routers
+    }
+
+    /// Packets still in queues, router caches or on wires.
     pub fn packets_in_flight(&self) -> u64 {
         self.pool.live() as u64
     }
@@ -470,4 +544,10 @@ impl<'m> World<'m> {
     pub fn into_time_series(self) -> [crate::metrics::Table; 3] {
         self.sampler.into_tables()
     }
+}
+
+/// The rate of the first link on `f`'s route (flow number `id`, for ECMP's
+/// hash): INRPP end-points send open loop at their interface's rate.
+fn first_hop_rate(model: &Model, f: &FlowModel, id: u32) -> f64 {
+    model.routes.next_hop(f.src, f.dst, id, model.ecmp).map_or(0.0, |l| model.links[l as usize / 2].dirs[l as usize % 2].rate_bps)
 }

@@ -139,7 +139,7 @@ fn a_refused_link_is_not_reported_again_as_a_missing_route() {
 #[test]
 fn router_module_name_parameters_and_links_are_checked() {
     let e = load_err(&with(&format!("{LINKS}[routers]\nmodule = \"red\"\n")));
-    assert_names(&e, "routers.module", "unknown router module 'red' (known: rcp)");
+    assert_names(&e, "routers.module", "unknown router module 'red' (known: rcp, inrpp)");
     let e = load_err(&with(&format!("{LINKS}[routers]\nmodule = \"rcp\"\n[routers.params]\nalpha = 0\nbta = 1.0\n")));
     assert_names(&e, "routers.params.alpha", "must be positive");
     assert!(e.contains("routers.params.bta: unknown parameter for rcp (known: alpha, beta,"), "{e}");
@@ -148,6 +148,27 @@ fn router_module_name_parameters_and_links_are_checked() {
     assert_names(&e, "routers.links[1]", "unknown link 'nope'");
     assert!(e.contains("routers.links[2]: link 'direct' joins two hosts"), "{e}");
     assert!(e.contains("routers.links[3]: link 'a-r' is listed twice"), "{e}");
+}
+
+#[test]
+fn inrpp_parameters_are_checked_alone_together_and_against_each_interface() {
+    let inrpp = |params: &str| with(&format!("{LINKS}[routers]\nmodule = \"inrpp\"\n[routers.params]\n{params}"));
+    let e = load_err(&inrpp("alpha = 0.6\ncache = \"1.25 parsecs\"\n"));
+    assert_names(&e, "routers.params.alpha", "must be in (0, π/(4√2) = 0.5554)");
+    assert_names(&e, "routers.params.cache", "unknown size unit 'parsecs'");
+    let e = load_err(&inrpp("probe_interval = \"20ms\"\n"));
+    assert_names(&e, "routers.params.decision_interval", "must be at least 5 × probe_interval = 0.1 s");
+    let e = load_err(&inrpp("cache = \"1MB\"\ns_high = \"1MB\"\n"));
+    assert_names(&e, "routers.params.s_high", "must be below the cache size (1000000 bytes), got 1000000");
+    let e = load_err(&inrpp("s_high = \"1MB\"\ns_low = \"1MB\"\n"));
+    assert_names(&e, "routers.params.s_low", "must be below s_high (1000000 bytes), got 1000000");
+    // The default S_high = S_total − RTT·C needs a cache above RTT·C: 200 kB at 10 Mb/s, 250 ms.
+    let e = load_err(&inrpp("cache = \"200kB\"\n"));
+    assert_names(&e, "routers.params.s_high", "the default S_total − RTT·C is not positive");
+    assert!(e.contains("(on a-r:r>a, r-b:r>b)"), "one line for both directions: {e}");
+    let flow = "[[flows]]\nsrc = \"a\"\ndst = \"b\"\ntransport = \"inrpp\"\ntcp = { cc = \"cubic\" }\n";
+    let e = load_err(&with(&format!("{LINKS}{flow}")));
+    assert_names(&e, "flows[0].tcp.cc", "does not apply to transport 'inrpp'");
 }
 
 #[test]
@@ -163,5 +184,5 @@ fn rcp_flows_need_rcp_routers_on_their_path_and_a_handshake() {
     assert!(e.contains("flows[0].tcp.handshake: transport 'rcp' learns its first rate from the SYN exchange"), "{e}");
     assert!(!e.contains("needs an RCP router"), "{e}");
     let e = load_err(&with(&format!("{LINKS}[[flows]]\nsrc = \"a\"\ndst = \"b\"\ntransport = \"udp\"\n")));
-    assert_names(&e, "flows[0].transport", "unknown transport 'udp' (known: tcp, rcp");
+    assert_names(&e, "flows[0].transport", "unknown transport 'udp' (known: tcp, rcp, mptcp, inrpp)");
 }

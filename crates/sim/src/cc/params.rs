@@ -8,7 +8,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 
 use crate::time::Time;
-use crate::units::parse_duration;
+use crate::units::{parse_bytes, parse_duration};
 
 /// A parameter as written: `beta = 0.7`, `hystart = false`, `min_rtt_window = "10s"`.
 #[derive(Debug, Clone, PartialEq)]
@@ -66,7 +66,9 @@ impl<'a> Params<'a> {
         self.table.get(key)
     }
 
-    fn problem(&mut self, key: &str, message: String) {
+    /// Reports a problem with `key` that the typed readers cannot see (one
+    /// between parameters).
+    pub fn problem(&mut self, key: &str, message: String) {
         self.problems.push((key.to_string(), message));
     }
 
@@ -114,6 +116,27 @@ impl<'a> Params<'a> {
             Err(e) => {
                 self.problem(key, e);
                 default
+            }
+        }
+    }
+
+    /// A size in bytes: a number, or a string with a unit ("1.25MB"); None
+    /// when absent or invalid (reported), for the caller's default.
+    pub fn bytes(&mut self, key: &'static str, valid: impl Fn(u64) -> bool, requirement: &str) -> Option<u64> {
+        let bytes = match self.get(key)? {
+            ParamValue::Number(v) => Ok(*v),
+            ParamValue::Text(s) => parse_bytes(s),
+            other => Err(format!("must be a size such as \"1.25MB\", got {}", show(other))),
+        };
+        match bytes {
+            Ok(b) if b.is_finite() && b >= 0.0 && valid(b.round() as u64) => Some(b.round() as u64),
+            Ok(b) => {
+                self.problem(key, format!("must be {requirement}, got {b} bytes"));
+                None
+            }
+            Err(e) => {
+                self.problem(key, e);
+                None
             }
         }
     }

@@ -12,6 +12,9 @@ pub enum Kind {
     SynAck,
     Data,
     Ack,
+    /// A router module's own packet (INRPP's detour probes and their
+    /// answers), addressed to a router and consumed there.
+    Control,
 }
 
 /// A SACK block [start, end) (RFC 2018).
@@ -70,6 +73,14 @@ pub struct Packet {
     pub subflow: u16,
     /// MPTCP's Data Sequence Signal (RFC 8684 §3.3); None for single-path flows.
     pub dss: Option<Dss>,
+    /// INRPP flows only: echoed nonces on data, notifications on ACKs.
+    pub inrpp: Option<InrppOption>,
+    /// A packet an INRPP router detoured (Reñé et al., §III-A): the next hop
+    /// it was meant for, which it must reach before routing by destination
+    /// resumes.
+    pub detour_to: Option<NodeId>,
+    /// `Kind::Control` packets: an INRPP detour probe or its answer.
+    pub probe: Option<Probe>,
 }
 
 /// Interface index meaning "route by node": no interface is bound.
@@ -85,6 +96,98 @@ pub const ANY_INTERFACE: u16 = u16::MAX;
 pub struct Dss {
     pub dsn: u64,
     pub data_ack: u64,
+}
+
+/// An INRPP nonce: the alias of one router interface (Reñé et al., §II-A.3).
+pub type Nonce = u32;
+
+/// What an INRPP option says about a nonce (§II-A.3–4, Algorithm 1).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Note {
+    /// The interface is in Backpressure: the next node upstream goes closed loop.
+    SlowDown,
+    /// The nonce alone: on an ACK, a slow-down an upstream node cleared
+    /// (§II-B, Fig. 5); on data, the sender's echo.
+    Nonce,
+    /// The interface left Backpressure: forget the nonce.
+    Cancel,
+}
+
+/// At most this many nonces fit in one INRPP option.
+pub const MAX_NONCES: usize = 8;
+
+/// INRPP's packet option (§III-C: "the nonces as well as the slow-down and
+/// cancel notifications are stored within INRPP's packet option fields"):
+/// up to `MAX_NONCES` (nonce, note) entries, one per nonce. Like RCP's
+/// header it adds no wire bytes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InrppOption {
+    entries: [(Nonce, Note); MAX_NONCES],
+    len: u8,
+}
+
+impl Default for InrppOption {
+    fn default() -> Self {
+        InrppOption { entries: [(0, Note::Nonce); MAX_NONCES], len: 0 }
+    }
+}
+
+impl InrppOption {
+    pub fn entries(&self) -> &[(Nonce, Note)] {
+        &self.entries[..self.len as usize]
+    }
+
+    /// Sets the note of `nonce`, adding it if absent; false if the option is full.
+    pub fn set(&mut self, nonce: Nonce, note: Note) -> bool {
+        if let Some(e) = self.entries[..self.len as usize].iter_mut().find(|e| e.0 == nonce) {
+            e.1 = note;
+            return true;
+        }
+        if self.len as usize == MAX_NONCES {
+            return false;
+        }
+        self.entries[self.len as usize] = (nonce, note);
+        self.len += 1;
+        true
+    }
+
+    /// Removes `nonce`, if present.
+    pub fn remove(&mut self, nonce: Nonce) {
+        let n = self.len as usize;
+        if let Some(i) = self.entries[..n].iter().position(|e| e.0 == nonce) {
+            self.entries.copy_within(i + 1..n, i);
+            self.len -= 1;
+        }
+    }
+
+    pub fn has(&self, note: Note) -> bool {
+        self.entries().iter().any(|e| e.1 == note)
+    }
+
+    pub fn nonces(&self) -> impl Iterator<Item = Nonce> + '_ {
+        self.entries().iter().map(|e| e.0)
+    }
+}
+
+/// An INRPP detour probe (§III-A): sent every T_p by a router to a detour
+/// node, which answers with the feedback of its interface towards `target`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Probe {
+    /// The prober's primary next hop, which the detour node reaches directly.
+    pub target: NodeId,
+    /// Set in the answer.
+    pub feedback: Option<Feedback>,
+}
+
+/// A detour node's answer for its interface towards a probe's target.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Feedback {
+    /// The interface is in Push state (a detour needs both egresses in Push).
+    pub push: bool,
+    /// Δ+ of eq. 2 as a rate increment, bit/s.
+    pub increase_bps: f64,
+    /// Δ− of eq. 2: the fraction of its rate a detour gives up.
+    pub decrease: f64,
 }
 
 impl Packet {
@@ -110,6 +213,9 @@ impl Packet {
             dst_if: ANY_INTERFACE,
             subflow: 0,
             dss: None,
+            inrpp: None,
+            detour_to: None,
+            probe: None,
         }
     }
 

@@ -19,9 +19,11 @@
 //! (weighted by their size), following larger RTTs with gain T/d and smaller
 //! ones more slowly, with gain (R/C)·(d_T/d)·(T/d).
 
-use super::{RouterCtx, RouterModule};
+use std::any::Any;
+
+use super::{RouterCtx, RouterModule, Verdict};
 use crate::cc::Params;
-use crate::net::packet::{Kind, Packet};
+use crate::net::packet::{Kind, Packet, PacketId};
 use crate::net::LinkId;
 use crate::time::Time;
 
@@ -106,7 +108,7 @@ impl RouterModule for Rcp {
         }
     }
 
-    fn on_offer(&mut self, link: LinkId, pkt: &mut Packet, _ctx: &mut RouterCtx) {
+    fn on_offer(&mut self, link: LinkId, _id: PacketId, pkt: &mut Packet, _ctx: &mut RouterCtx) -> Verdict {
         let bits = pkt.size as f64 * 8.0;
         let d = self.dir(link);
         d.input_bits += bits;
@@ -114,6 +116,7 @@ impl RouterModule for Rcp {
             d.rtt_bit_sum += h.rtt.secs() * bits;
             d.rtt_bits += bits;
         }
+        Verdict::Queue
     }
 
     fn on_transmit(&mut self, link: LinkId, pkt: &mut Packet, _ctx: &mut RouterCtx) {
@@ -161,6 +164,10 @@ impl RouterModule for Rcp {
         d.period = interval.min(Time::from_secs_f64(d.avg_rtt));
         ctx.schedule(ctx.now + d.period, token);
     }
+
+    fn as_any(&self) -> &dyn Any {
+        self
+    }
 }
 
 #[cfg(test)]
@@ -168,6 +175,7 @@ mod tests {
     use super::*;
     use crate::cc::ParamTable;
     use crate::engine::Seeds;
+    use crate::router::Effects;
     use crate::net::capacity::Capacity;
     use crate::net::link::{Link, LinkStats};
     use crate::net::loss::LossModel;
@@ -215,25 +223,25 @@ mod tests {
     #[test]
     fn one_update_follows_the_rate_equation() {
         let links = [link()];
-        let mut timers = Vec::new();
+        let mut fx = Effects::default();
         let mut m = rcp(0.1, 1.0);
-        let mut ctx = RouterCtx { now: Time::ZERO, links: &links, module: 0, timers: &mut timers };
+        let mut ctx = RouterCtx { now: Time::ZERO, links: &links, module: 0, owned: &[], fx: &mut fx };
         m.start(&mut ctx);
         let r0 = m.dirs[0].rate;
         assert_eq!(r0, 0.05 * C);
         // First interval: T = min(10 ms, d = 200 ms); 50 packets arrive (y = 6 Mb/s), none carry an RTT.
-        assert_eq!(timers, [(Time::from_millis(10), 0, 0)]);
-        let mut ctx = RouterCtx { now: Time::from_millis(5), links: &links, module: 0, timers: &mut timers };
+        assert_eq!(fx.timers, [(Time::from_millis(10), 0, 0)]);
+        let mut ctx = RouterCtx { now: Time::from_millis(5), links: &links, module: 0, owned: &[], fx: &mut fx };
         for _ in 0..5 {
-            m.on_offer(0, &mut data(Time::ZERO), &mut ctx);
+            m.on_offer(0, 0, &mut data(Time::ZERO), &mut ctx);
         }
-        timers.clear();
-        let mut ctx = RouterCtx { now: Time::from_millis(10), links: &links, module: 0, timers: &mut timers };
+        fx.timers.clear();
+        let mut ctx = RouterCtx { now: Time::from_millis(10), links: &links, module: 0, owned: &[], fx: &mut fx };
         m.on_timer(0, &mut ctx);
         let (t, d, y) = (0.01, 0.2, 5.0 * 12_000.0 / 0.01);
         let expect = r0 * (1.0 + (t / d) * (0.1 * (C - y)) / C);
         assert!((m.dirs[0].rate - expect).abs() < 1e-6, "{} vs {expect}", m.dirs[0].rate);
-        assert_eq!(timers, [(Time::from_millis(20), 0, 0)]);
+        assert_eq!(fx.timers, [(Time::from_millis(20), 0, 0)]);
     }
 
     #[test]
@@ -242,14 +250,14 @@ mod tests {
         for id in 0..50 {
             links[0].queue.enqueue(id, 1500);
         }
-        let mut timers = Vec::new();
+        let mut fx = Effects::default();
         let mut m = rcp(0.1, 1.0);
-        let mut ctx = RouterCtx { now: Time::ZERO, links: &links, module: 0, timers: &mut timers };
+        let mut ctx = RouterCtx { now: Time::ZERO, links: &links, module: 0, owned: &[], fx: &mut fx };
         m.start(&mut ctx);
         let mut now = Time::ZERO;
         for _ in 0..1000 {
             now += Time::from_millis(10);
-            let mut ctx = RouterCtx { now, links: &links, module: 0, timers: &mut timers };
+            let mut ctx = RouterCtx { now, links: &links, module: 0, owned: &[], fx: &mut fx };
             m.on_timer(0, &mut ctx);
         }
         // 600 kbit queued over d = 200 ms is 3 Mb/s against α·C = 1 Mb/s of
@@ -258,7 +266,7 @@ mod tests {
         links[0].queue.drain();
         for _ in 0..2000 {
             now += Time::from_millis(10);
-            let mut ctx = RouterCtx { now, links: &links, module: 0, timers: &mut timers };
+            let mut ctx = RouterCtx { now, links: &links, module: 0, owned: &[], fx: &mut fx };
             m.on_timer(0, &mut ctx);
         }
         // No input, no queue: R grows by (T/d)·α per interval up to C.
@@ -268,9 +276,9 @@ mod tests {
     #[test]
     fn data_leaves_with_the_smaller_rate_and_d_follows_the_rtt_field() {
         let links = [link()];
-        let mut timers = Vec::new();
+        let mut fx = Effects::default();
         let mut m = rcp(0.1, 1.0);
-        let mut ctx = RouterCtx { now: Time::ZERO, links: &links, module: 0, timers: &mut timers };
+        let mut ctx = RouterCtx { now: Time::ZERO, links: &links, module: 0, owned: &[], fx: &mut fx };
         m.start(&mut ctx);
         let mut p = data(Time::from_millis(400));
         m.on_transmit(0, &mut p, &mut ctx);
@@ -284,8 +292,8 @@ mod tests {
         m.on_transmit(0, &mut ack, &mut ctx);
         assert_eq!(ack.rcp.unwrap().rate_bps, f64::INFINITY);
         // An interval of 400 ms RTTs, above d = 200 ms: d moves by T/d of the gap.
-        m.on_offer(0, &mut p, &mut ctx);
-        let mut ctx = RouterCtx { now: Time::from_millis(10), links: &links, module: 0, timers: &mut timers };
+        m.on_offer(0, 0, &mut p, &mut ctx);
+        let mut ctx = RouterCtx { now: Time::from_millis(10), links: &links, module: 0, owned: &[], fx: &mut fx };
         m.on_timer(0, &mut ctx);
         assert!((m.dirs[0].avg_rtt - (0.2 + 0.05 * 0.2)).abs() < 1e-12, "{}", m.dirs[0].avg_rtt);
     }

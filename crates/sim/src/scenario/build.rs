@@ -479,7 +479,7 @@ struct PendingFlow {
 }
 
 fn check_transport(t: &str, field: &str, p: &mut Problems) {
-    const KNOWN: [&str; 3] = ["tcp", "rcp", "mptcp"];
+    const KNOWN: [&str; 4] = ["tcp", "rcp", "mptcp", "inrpp"];
     if !KNOWN.contains(&t) {
         p.add(format!("{field}.transport"), format!("unknown transport '{t}' (known: {})", KNOWN.join(", ")));
     }

@@ -8,16 +8,19 @@ use super::spec::TcpSpec;
 use crate::net::routing::Routes;
 use crate::net::LinkId;
 
-/// A flow's own `tcp` table: `cc` and `cc_params` do not apply to RCP.
+/// A flow's own `tcp` table: `cc` and `cc_params` do not apply to the
+/// rate-based transports, RCP and INRPP.
 pub fn check_flow_spec(transport: &str, tcp: &TcpSpec, field: &str, p: &mut Problems) {
-    if transport != "rcp" {
-        return;
-    }
+    let why = match transport {
+        "rcp" => "RCP sends at the rate its routers give",
+        "inrpp" => "INRPP sends at its interface's rate, or one packet per ACK when its routers push back",
+        _ => return,
+    };
     if tcp.cc.is_some() {
-        p.add(format!("{field}.tcp.cc"), "does not apply to transport 'rcp': RCP sends at the rate its routers give, with no congestion window");
+        p.add(format!("{field}.tcp.cc"), format!("does not apply to transport '{transport}': {why}, with no congestion window"));
     }
     if tcp.cc_params.is_some() {
-        p.add(format!("{field}.tcp.cc_params"), "does not apply to transport 'rcp'");
+        p.add(format!("{field}.tcp.cc_params"), format!("does not apply to transport '{transport}'"));
     }
 }
 

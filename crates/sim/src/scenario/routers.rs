@@ -8,6 +8,7 @@ use super::model::{LinkModel, NodeModel, RouterModel};
 use super::spec::{NodeKind, RoutersSpec};
 use crate::net::{LinkId, NodeId};
 use crate::router;
+use crate::time::Time;
 
 pub fn resolve(spec: Option<&RoutersSpec>, nodes: &[NodeModel], links: &[LinkModel], p: &mut Problems) -> Vec<RouterModel> {
     let Some(r) = spec else { return Vec::new() };
@@ -52,6 +53,22 @@ pub fn resolve(spec: Option<&RoutersSpec>, nodes: &[NodeModel], links: &[LinkMod
     }
     if by_node.is_empty() && r.links.is_none() {
         p.add("routers", "the scenario has no router (a node with kind = \"router\") to run the module on");
+    }
+    if p.list.len() != before {
+        return Vec::new();
+    }
+    let dirs: Vec<(String, f64)> = by_node
+        .values()
+        .flatten()
+        .map(|&l| {
+            let link = &links[l as usize / 2];
+            let (from, to) = if l.is_multiple_of(2) { (link.a, link.b) } else { (link.b, link.a) };
+            let rate = link.dirs[l as usize % 2].capacity.rate_at(Time::ZERO);
+            (format!("{}:{}>{}", link.name, nodes[from as usize].name, nodes[to as usize].name), rate)
+        })
+        .collect();
+    for (key, message) in router::check_directions(&r.module, &r.params, &dirs) {
+        p.add(format!("routers.params.{key}"), message);
     }
     if p.list.len() != before {
         return Vec::new();

@@ -4,7 +4,7 @@
 //! advertised window is the buffer minus the out-of-order bytes held.
 
 use crate::engine::timer::{Fire, Timer};
-use crate::net::packet::{Kind, Packet, RcpHeader, SackBlock, MAX_SACK_BLOCKS};
+use crate::net::packet::{InrppOption, Kind, Packet, RcpHeader, SackBlock, MAX_SACK_BLOCKS};
 use crate::net::NodeId;
 use crate::tcp::{Io, TcpConfig, TimerKind};
 use crate::time::Time;
@@ -32,6 +32,9 @@ pub struct TcpReceiver {
     delack_timer: Timer,
     /// RCP flows: the header of the latest data segment, echoed in every ACK.
     rcp_echo: Option<RcpHeader>,
+    /// INRPP flows: every ACK carries an empty INRPP option, for routers to
+    /// piggyback their notifications on (Reñé et al., §II-A.3).
+    inrpp: bool,
     /// When the last byte reached the application.
     pub finished_at: Option<Time>,
     pub packets_sent: u64,
@@ -55,6 +58,7 @@ impl TcpReceiver {
             unacked_segments: 0,
             delack_timer: Timer::default(),
             rcp_echo: None,
+            inrpp: false,
             finished_at: None,
             packets_sent: 0,
         }
@@ -87,6 +91,7 @@ impl TcpReceiver {
 
     fn on_data(&mut self, p: &Packet, io: &mut Io) {
         self.rcp_echo = p.rcp;
+        self.inrpp |= p.inrpp.is_some();
         let (start, end) = (p.seq, p.seq + p.len as u64);
         if end > self.rcv_nxt + self.cfg.rcv_buffer {
             // Beyond the window we could ever have advertised: discard, but say where we are.
@@ -172,6 +177,7 @@ impl TcpReceiver {
         self.last_ack_sent = self.rcv_nxt;
         a.rwnd = self.rwnd();
         a.rcp = self.rcp_echo;
+        a.inrpp = self.inrpp.then(InrppOption::default);
         a.ts_val = io.now;
         a.ts_ecr = self.ts_recent;
         a.sack[..n].copy_from_slice(&self.recent[..n]);

@@ -19,15 +19,19 @@ impl DropTail {
 
 impl Queue for DropTail {
     fn enqueue(&mut self, pkt: PacketId, size: u32) -> bool {
-        let fits = match self.limit {
-            QueueLimit::Packets(n) => (self.packets.len() as u64) < n,
-            QueueLimit::Bytes(b) => self.bytes + size as u64 <= b,
-        };
+        let fits = self.fits(size);
         if fits {
             self.packets.push_back((pkt, size));
             self.bytes += size as u64;
         }
         fits
+    }
+
+    fn fits(&self, size: u32) -> bool {
+        match self.limit {
+            QueueLimit::Packets(n) => (self.packets.len() as u64) < n,
+            QueueLimit::Bytes(b) => self.bytes + size as u64 <= b,
+        }
     }
 
     fn dequeue(&mut self) -> Option<PacketId> {

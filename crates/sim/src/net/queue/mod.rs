@@ -11,6 +11,8 @@ pub use droptail::DropTail;
 pub trait Queue {
     /// Accepts the packet, or refuses it (the caller counts the drop).
     fn enqueue(&mut self, pkt: PacketId, size: u32) -> bool;
+    /// Whether a packet of `size` bytes would be accepted now.
+    fn fits(&self, size: u32) -> bool;
     fn dequeue(&mut self) -> Option<PacketId>;
     fn len_packets(&self) -> u64;
     fn len_bytes(&self) -> u64;

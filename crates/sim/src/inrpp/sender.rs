@@ -1,0 +1,373 @@
+//! The INRPP sender (Reñé et al., §III-C): a rate-based TCP with no
+//! congestion window.
+//!
+//! - **Open loop** (the initial mode): segments leave paced at the rate of
+//!   the sender's interface ("processor sharing ... at the rate available
+//!   through its outgoing interface"), limited only by the receiver's window.
+//! - **Closed loop**: an ACK carrying a slow-down notification (which only
+//!   reaches the sender when every interface up to the first router is in
+//!   Backpressure, §II-B) makes the sender send one data packet per ACK it
+//!   receives. A cancel notification, or a retransmission timeout (no ACK for
+//!   a whole RTO), puts it back in open loop.
+//! - **Nonces**: every nonce an ACK carries is stored and echoed in all
+//!   later data packets, so that the routers holding it cache this flow's
+//!   data in closed loop (§II-A.3); a cancel forgets its nonce.
+//! - **Recovery**: fast recovery is disabled (reordering by detours costs
+//!   nothing); the RFC 6298 timer is kept, and on expiry every segment not
+//!   (selectively) acknowledged is resent (RFC 6675 §5.1's view after a
+//!   timeout, as the RCP sender does). The receiver is TCP's, which holds
+//!   out-of-order data and reports it in SACK blocks.
+
+use crate::net::packet::{InrppOption, Kind, Note, Packet};
+use crate::net::NodeId;
+use crate::tcp::rate_sample::TxStamp;
+use crate::tcp::rtt::RttEstimator;
+use crate::tcp::scoreboard::Scoreboard;
+use crate::tcp::sender::SenderStats;
+use crate::tcp::sender_timers::{Due, SenderTimers};
+use crate::tcp::{Io, TcpConfig, TimerKind};
+use crate::time::Time;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum State {
+    Idle,
+    SynSent,
+    Established,
+}
+
+pub struct InrppSender {
+    flow: u32,
+    src: NodeId,
+    dst: NodeId,
+    header_bytes: u32,
+    mss: u64,
+    handshake: bool,
+    state: State,
+    /// Bytes the application has handed over so far (u64::MAX: bulk).
+    app_limit: u64,
+    snd_una: u64,
+    snd_nxt: u64,
+    /// Peer's advertised receive window.
+    rwnd: u64,
+    /// Outstanding segments, SACKed and lost ones marked (no rate stamps).
+    board: Scoreboard,
+    pub rtt: RttEstimator,
+    /// The open-loop rate: the sender's interface, wire bit/s.
+    line_rate_bps: f64,
+    /// Closed loop: one data packet per ACK.
+    closed_loop: bool,
+    /// ACKs received in closed loop and not yet answered with a data packet.
+    credits: u64,
+    /// Nonces learnt from ACKs, echoed on every data packet.
+    nonces: InrppOption,
+    /// When the last segment left, and its wire bits: the next may leave bits/rate later.
+    last_departure: Option<(Time, f64)>,
+    timers: SenderTimers,
+    pub stats: SenderStats,
+    /// Times the sender went from open to closed loop.
+    pub slow_downs: u64,
+}
+
+impl InrppSender {
+    pub fn new(
+        flow: u32,
+        src: NodeId,
+        dst: NodeId,
+        size: Option<u64>,
+        header_bytes: u32,
+        cfg: &TcpConfig,
+        line_rate_bps: f64,
+    ) -> InrppSender {
+        InrppSender {
+            flow,
+            src,
+            dst,
+            header_bytes,
+            mss: cfg.mss as u64,
+            handshake: cfg.handshake,
+            state: State::Idle,
+            app_limit: size.unwrap_or(u64::MAX),
+            snd_una: 0,
+            snd_nxt: 0,
+            rwnd: cfg.rcv_buffer,
+            board: Scoreboard::default(),
+            rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            line_rate_bps,
+            closed_loop: false,
+            credits: 0,
+            nonces: InrppOption::default(),
+            last_departure: None,
+            timers: SenderTimers::default(),
+            stats: SenderStats::default(),
+            slow_downs: 0,
+        }
+    }
+
+    /// The open-loop rate in payload bytes per second, as `CcState::pacing_rate` counts.
+    pub fn payload_rate(&self) -> Option<f64> {
+        let payload_share = self.mss as f64 / (self.mss + self.header_bytes as u64) as f64;
+        Some(self.line_rate_bps / 8.0 * payload_share)
+    }
+
+    /// Bytes believed in the network (RFC 6675 pipe).
+    pub fn in_flight(&self) -> u64 {
+        self.board.pipe()
+    }
+
+    pub fn closed_loop(&self) -> bool {
+        self.closed_loop
+    }
+
+    pub fn start(&mut self, io: &mut Io) {
+        if self.handshake {
+            self.state = State::SynSent;
+            self.send_syn(io);
+        } else {
+            self.state = State::Established;
+            self.send_what_we_can(io);
+        }
+    }
+
+    /// A bulk application stops writing: what was sent is all there will be.
+    pub fn stop_writing(&mut self) {
+        self.app_limit = self.app_limit.min(self.snd_nxt);
+    }
+
+    fn send_syn(&mut self, io: &mut Io) {
+        let mut p = Packet::new(self.flow, self.src, self.dst, Kind::Syn, self.header_bytes);
+        p.ts_val = io.now;
+        self.stats.packets_sent += 1;
+        io.out.push(p);
+        self.arm_rto(io);
+    }
+
+    fn arm_rto(&mut self, io: &mut Io) {
+        if let Some(at) = self.timers.rto.arm(io.now + self.rtt.rto()) {
+            io.timers.push((TimerKind::Retransmit, at));
+        }
+    }
+
+    pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
+        match (self.state, p.kind) {
+            (State::SynSent, Kind::SynAck) => {
+                self.rtt.sample(io.now.saturating_sub(p.ts_ecr));
+                self.timers.rto.cancel();
+                self.rwnd = p.rwnd;
+                self.state = State::Established;
+                self.send_what_we_can(io);
+            }
+            (State::Established, Kind::Ack) => self.on_ack(p, io),
+            _ => {}
+        }
+    }
+
+    /// The notifications an ACK carries (§III-C).
+    fn on_notifications(&mut self, opt: &InrppOption) {
+        for &(nonce, note) in opt.entries() {
+            match note {
+                Note::SlowDown | Note::Nonce => {
+                    // A full option keeps the nonces it has (see `MAX_NONCES`).
+                    self.nonces.set(nonce, Note::Nonce);
+                }
+                Note::Cancel => self.nonces.remove(nonce),
+            }
+        }
+        if opt.has(Note::SlowDown) {
+            if !self.closed_loop {
+                self.slow_downs += 1;
+            }
+            self.closed_loop = true;
+        } else if opt.has(Note::Cancel) {
+            self.closed_loop = false;
+            self.credits = 0;
+        }
+    }
+
+    fn on_ack(&mut self, p: &Packet, io: &mut Io) {
+        if p.ack > self.snd_nxt || p.ack < self.snd_una {
+            return;
+        }
+        if let Some(opt) = &p.inrpp {
+            self.on_notifications(opt);
+        }
+        if self.closed_loop {
+            // Closed loop: this ACK lets one data packet leave.
+            self.credits += 1;
+        }
+        self.rwnd = p.rwnd;
+        let newly_acked = p.ack - self.snd_una;
+        if newly_acked > 0 && p.ts_ecr > Time::ZERO {
+            // RFC 7323 §4: time the ACKs that advance the cumulative ACK.
+            self.rtt.sample(io.now.saturating_sub(p.ts_ecr));
+        }
+        for &(s, e) in p.sack_blocks() {
+            self.board.sack(s.max(p.ack), e, |_, _| {});
+        }
+        self.board.ack(p.ack, |_, _| {});
+        self.snd_una = p.ack;
+        // RFC 6298 §5.2–5.3.
+        if self.board.is_empty() {
+            self.timers.rto.cancel();
+        } else if newly_acked > 0 {
+            self.arm_rto(io);
+        }
+        self.send_what_we_can(io);
+    }
+
+    pub fn on_timer(&mut self, kind: TimerKind, io: &mut Io) {
+        match self.timers.fire(kind, io) {
+            Some(Due::Retransmit) => self.on_rto(io),
+            Some(Due::Send) => self.send_what_we_can(io),
+            None => {}
+        }
+    }
+
+    fn on_rto(&mut self, io: &mut Io) {
+        self.rtt.back_off();
+        self.stats.timeouts += 1;
+        if self.state == State::SynSent {
+            self.send_syn(io);
+            return;
+        }
+        if self.board.is_empty() {
+            return;
+        }
+        // §III-C: no ACK for a whole RTO puts the flow back in open loop.
+        self.closed_loop = false;
+        self.credits = 0;
+        // Every segment not SACKed is resent (RFC 6675 §5.1's view after a timeout).
+        self.board.mark_all_lost();
+        self.send_what_we_can(io);
+        self.arm_rto(io);
+    }
+
+    /// Sends lost segments first, then new data, each at its paced
+    /// departure time; in closed loop only as many as ACKs have allowed.
+    fn send_what_we_can(&mut self, io: &mut Io) {
+        if self.state != State::Established {
+            return;
+        }
+        loop {
+            if self.closed_loop && self.credits == 0 {
+                return;
+            }
+            let (seq, len, retransmission) = match self.board.next_retransmission() {
+                Some((seq, len)) => (seq, len as u64, true),
+                None => {
+                    let len = (self.app_limit - self.snd_nxt).min(self.mss);
+                    if len == 0 || self.snd_nxt + len > self.snd_una + self.rwnd.max(self.mss) {
+                        return;
+                    }
+                    (self.snd_nxt, len, false)
+                }
+            };
+            // One packet of s wire bits every s/C seconds, C the interface's rate.
+            let due = self.last_departure.map_or(Time::ZERO, |(t, bits)| t + Time::from_secs_f64(bits / self.line_rate_bps));
+            if io.now < due {
+                if let Some(at) = self.timers.pacing.arm(due) {
+                    io.timers.push((TimerKind::Pacing, at));
+                }
+                return;
+            }
+            if self.closed_loop {
+                self.credits -= 1;
+            }
+            self.transmit(seq, len as u32, retransmission, io);
+            if !retransmission {
+                self.snd_nxt += len;
+            }
+        }
+    }
+
+    fn transmit(&mut self, seq: u64, len: u32, retransmission: bool, io: &mut Io) {
+        if retransmission {
+            self.board.mark_retransmitted(seq, TxStamp::default());
+            self.stats.retransmits += 1;
+        } else {
+            self.board.push(seq, len, TxStamp::default());
+        }
+        let mut p = Packet::new(self.flow, self.src, self.dst, Kind::Data, len + self.header_bytes);
+        p.seq = seq;
+        p.len = len;
+        p.ts_val = io.now;
+        p.retransmission = retransmission;
+        p.inrpp = Some(self.nonces);
+        self.last_departure = Some((io.now, p.size as f64 * 8.0));
+        self.stats.segments_sent += 1;
+        self.stats.packets_sent += 1;
+        io.out.push(p);
+        if !self.timers.rto.is_armed() {
+            self.arm_rto(io);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn sender() -> (InrppSender, Vec<Packet>, Vec<(TimerKind, Time)>) {
+        let cfg = TcpConfig { handshake: false, ..TcpConfig::default() };
+        (InrppSender::new(0, 0, 1, Some(100 * 1448), 52, &cfg, 12e6), Vec::new(), Vec::new())
+    }
+
+    fn ack(ack: u64, notes: &[(u32, Note)]) -> Packet {
+        let mut a = Packet::new(0, 1, 0, Kind::Ack, 52);
+        a.ack = ack;
+        a.rwnd = 1 << 24;
+        let mut opt = InrppOption::default();
+        for &(n, note) in notes {
+            opt.set(n, note);
+        }
+        a.inrpp = Some(opt);
+        a
+    }
+
+    /// Runs the sender's timer events due by `until`, in time order.
+    fn advance(s: &mut InrppSender, out: &mut Vec<Packet>, timers: &mut Vec<(TimerKind, Time)>, until: Time) {
+        while let Some(k) = (0..timers.len()).filter(|&k| timers[k].1 <= until).min_by_key(|&k| timers[k].1) {
+            let (kind, at) = timers.remove(k);
+            s.on_timer(kind, &mut Io { now: at, out, timers });
+        }
+    }
+
+    #[test]
+    fn open_loop_paces_at_the_interface_rate_and_slow_down_closes_the_loop() {
+        let (mut s, mut out, mut timers) = sender();
+        s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+        // 1500 wire bytes at 12 Mb/s: one packet per millisecond.
+        assert_eq!(out.len(), 1);
+        advance(&mut s, &mut out, &mut timers, Time::from_micros(4500));
+        assert_eq!(out.len(), 5);
+        // A slow-down: from now on one packet per ACK, whatever the pacing allows.
+        let now = Time::from_micros(4600);
+        s.on_packet(&ack(1448, &[(7, Note::SlowDown)]), &mut Io { now, out: &mut out, timers: &mut timers });
+        assert!(s.closed_loop());
+        advance(&mut s, &mut out, &mut timers, Time::from_millis(20));
+        assert_eq!(out.len(), 6, "one ACK, one packet");
+        // The nonce is echoed in the data that follows.
+        assert_eq!(out[5].inrpp.unwrap().entries(), &[(7, Note::Nonce)]);
+        // A cancel reopens the loop: packets flow again at the interface rate.
+        s.on_packet(&ack(2 * 1448, &[(7, Note::Cancel)]), &mut Io { now: Time::from_millis(30), out: &mut out, timers: &mut timers });
+        assert!(!s.closed_loop());
+        assert_eq!(out.len(), 7);
+        assert!(out[6].inrpp.unwrap().entries().is_empty());
+        advance(&mut s, &mut out, &mut timers, Time::from_micros(32500));
+        assert_eq!(out.len(), 9);
+    }
+
+    #[test]
+    fn a_timeout_reopens_the_loop_and_resends_what_was_not_acknowledged() {
+        let (mut s, mut out, mut timers) = sender();
+        s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+        s.on_packet(&ack(0, &[(3, Note::SlowDown)]), &mut Io { now: Time::from_millis(1), out: &mut out, timers: &mut timers });
+        assert!(s.closed_loop());
+        let sent = out.len();
+        let rto = Time::from_secs(1);
+        s.on_timer(TimerKind::Retransmit, &mut Io { now: rto, out: &mut out, timers: &mut timers });
+        assert!(!s.closed_loop());
+        assert_eq!(s.stats.timeouts, 1);
+        assert!(out[sent..].iter().all(|p| p.retransmission), "the first packet after a timeout is a retransmission");
+        assert_eq!(out[sent].seq, 0);
+    }
+}
