@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bench validate crossval lab-crossval clean
+.PHONY: run test install bench validate crossval lab-crossval inrpp clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -37,7 +37,7 @@ bench: install
 # Validation figures against closed-form models and the congestion controls'
 # papers and RFCs (docs/validation.md).
 validate:
-	cargo test --release -p pathpool-sim --test tcp_validation --test cc_validation --test rcp -- --nocapture --test-threads=1 2>&1 | grep -oE '(FIGURE|test result).*'
+	cargo test --release -p pathpool-sim --test tcp_validation --test cc_validation --test rcp --test inrpp -- --nocapture --test-threads=1 2>&1 | grep -oE '(FIGURE|test result).*'
 
 # Congestion control against ns-3 3.44, side by side (docs/validation.md). Long: about
 # 15 minutes on 2 cores (ns-3 takes 4 of them for BBR with 10 flows at 100 Mb/s);
@@ -51,6 +51,11 @@ crossval: $(VENV)/.installed
 # Each plane's result is cached under results/lab-crossval/ (--fresh reruns).
 lab-crossval: install
 	$(PY) validation/lab_crossval.py --markdown results/lab-crossval/table.md
+
+# INRPP's dumbbell with a detour (Fig. 8): the paper's Table V, Fig. 9 and
+# backpressure timeline beside pathpool's (docs/validation.md, INRPP). Seconds.
+inrpp:
+	python3 validation/inrpp_paper.py
 
 clean:
 	rm -rf $(VENV) target results
