@@ -84,3 +84,18 @@ dst = "b"
 transport = "rcp"
 """)
     return path
+
+
+def test_a_late_emulator_is_flagged_next_to_the_numbers(small_scenario):
+    from rich.console import Console
+
+    from pathpool.cli import _warn_if_the_emulator_fell_behind
+
+    results = pathpool.run(small_scenario)
+    console = Console(record=True, width=200)
+    results.summary["emulator"] = {"late_over_1ms_fraction": 0.001, "late_max_s": 0.002}
+    _warn_if_the_emulator_fell_behind(console, results)
+    assert console.export_text() == ""
+    results.summary["emulator"] = {"late_over_1ms_fraction": 0.05, "late_max_s": 0.012}
+    _warn_if_the_emulator_fell_behind(console, results)
+    assert "5.0% of packets more than 1 ms late (worst 12.0 ms)" in console.export_text()

@@ -97,6 +97,7 @@ def run_command(scenario: str, out_dir: Path, seed: int | None, fmt: str, force:
             raise click.exceptions.Exit(130) from None
     console = _console()
     _print_summary(console, results)
+    _warn_if_the_emulator_fell_behind(console, results)
     console.print(Text.assemble("results: ", (str(out_dir), "bold"), f" ({fmt})"))
     if with_plot:
         console.print(Text.assemble("plot:    ", (str(plots.save_plot(results, out_dir / "plot.png")), "bold")))
@@ -240,6 +241,22 @@ def _subflows_table(results: Results) -> Table | None:
                       f"{sub.opened_s:.2f}", _optional(sub.closed_s, "{:.2f}"),
                       f"{sub.bytes_acked / 1e6:.2f}", f"{sub.retransmits:,}", _optional(rtt_ms, "{:.1f}"))
     return table
+
+
+#: Share of packets the lab's emulator may deliver over 1 ms late before the run is flagged.
+LATE_WARNING_FRACTION = 0.01
+
+
+def _warn_if_the_emulator_fell_behind(console: Console, results: Results) -> None:
+    """A kernel-lab run whose link emulator delivered many packets late (an
+    overloaded machine, or links beyond the emulator's ceiling) has delays
+    the scenario did not ask for: say so next to its numbers."""
+    emulator = results.summary.get("emulator")
+    if emulator and emulator["late_over_1ms_fraction"] > LATE_WARNING_FRACTION:
+        console.print(Text(f"warning: the link emulator delivered {emulator['late_over_1ms_fraction']:.1%} of "
+                           f"packets more than 1 ms late (worst {emulator['late_max_s'] * 1e3:.1f} ms): this "
+                           "run's delays exceed the scenario's (see docs/lab-emulator.md for the ceiling)",
+                           style="yellow"))
 
 
 def _print_summary(console: Console, results: Results) -> None:

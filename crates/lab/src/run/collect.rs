@@ -151,6 +151,9 @@ pub(super) fn output(
     let sum = |f: fn(&DirectionStats) -> u64| links.iter().map(f).sum::<u64>();
     let late_count = sum(|d| d.lateness.count);
     let late_mean_s = if late_count > 0 { sum(|d| d.lateness.sum_ns) as f64 / late_count as f64 / 1e9 } else { 0.0 };
+    // The last lateness bucket holds deliveries more than 1 ms late.
+    let late_over_1ms = sum(|d| *d.lateness.buckets.last().expect("buckets"));
+    let late_over_1ms_fraction = if late_count > 0 { late_over_1ms as f64 / late_count as f64 } else { 0.0 };
     let summary = json!({
         "schema_version": SCHEMA_VERSION,
         "plane": "lab",
@@ -176,6 +179,7 @@ pub(super) fn output(
             "drops_egress": sum(|d| d.drops_egress),
             "late_max_s": links.iter().map(|d| d.lateness.max_ns).max().unwrap_or(0) as f64 / 1e9,
             "late_mean_s": late_mean_s,
+            "late_over_1ms_fraction": late_over_1ms_fraction,
         },
     });
 
