@@ -14,7 +14,7 @@
 //
 // Usage: ns3-dumbbell_cc [--tcp=ns3::TcpNewReno|ns3::TcpCubic|ns3::TcpBbr|ns3::TcpWestwoodPlus]
 //                        [--flows=10] [--rate=100Mbps] [--delay=10ms] [--queue=200]
-//                        [--time=10] [--startStep=0.01] [--RngRun=1]
+//                        [--time=10] [--startStep=0.01] [--RngRun=1] [--bbrStreamPerFlow]
 // Any ns-3 attribute default can be overridden as --ns3::Type::Attribute=value.
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -97,6 +97,7 @@ struct FlowStats
 
 std::vector<FlowStats> g_flows;
 uint32_t g_segmentSize = 1448;
+bool g_bbrStreamPerFlow = false;
 
 void
 OnSrtt(uint32_t i, Time, Time v)
@@ -216,6 +217,11 @@ HookSender(uint32_t i, Ptr<BulkSendApplication> app)
     if (Ptr<Object> cc = ops.Get<Object>())
     {
         cc->TraceConnectWithoutContext("EstimatedBW", MakeBoundCallback(&OnEstimatedBw, i));
+        if (g_bbrStreamPerFlow && DynamicCast<TcpBbr>(cc))
+        {
+            // Before the first draw (the gain-cycle phase on entering PROBE_BW).
+            cc->SetAttribute("Stream", UintegerValue(100 + i));
+        }
     }
     g_flows[i].hooked = true;
 }
@@ -320,6 +326,11 @@ main(int argc, char* argv[])
                  "bw_estimate_bps)",
                  traceFile);
     cmd.AddValue("traceInterval", "seconds between --traceFile samples", traceInterval);
+    cmd.AddValue("bbrStreamPerFlow",
+                 "give each flow's TcpBbr its own random stream (100 + flow). By default every "
+                 "TcpBbr uses stream 4, so flows that enter PROBE_BW together draw the same "
+                 "gain-cycle phase; Linux draws independently for each socket",
+                 g_bbrStreamPerFlow);
     cmd.Parse(argc, argv);
     if (tcp.find("::") == std::string::npos)
     {
