@@ -175,6 +175,9 @@ INRPP_INTERFACES = _table(
     _column("slow_downs_received", pa.uint64(), "Slow-down notifications of interfaces downstream on ACKs arriving over this interface's link", "notifications"),
     _column("cancels_received", pa.uint64(), "Cancel notifications of interfaces downstream on ACKs arriving over this interface's link", "notifications"),
     _column("releases", pa.uint64(), "Slow-down ACKs that released one cached packet of their flow (closed loop)", "packets"),
+    _column("tcp_partition_bytes", pa.uint64(), "Size of the cache's TCP partition for other transports' data (tcp_partition of traffic; 0: none)", "bytes"),
+    _column("tcp_packets_cached", pa.uint64(), "Other transports' data packets that went into the TCP partition", "packets"),
+    _column("tcp_drops_cache", pa.uint64(), "Other transports' data packets dropped because the TCP partition was full", "packets"),
     _column("push_s", pa.float64(), "Time spent in Push state", "s"),
     _column("store_and_detour_s", pa.float64(), "Time spent in Store and Detour state", "s"),
     _column("backpressure_s", pa.float64(), "Time spent in Backpressure state", "s"),
@@ -197,6 +200,7 @@ INRPP_TS = _table(
     _column("state", pa.string(), "Interface state"),
     _column("cache_bytes", pa.uint64(), "Cache occupancy", "bytes"),
     _column("nonces_stored", pa.uint32(), "Nonces of interfaces downstream stored here (flows carrying one are served in closed loop)", "nonces"),
+    _column("tcp_cache_bytes", pa.uint64(), "Occupancy of the TCP partition", "bytes"),
 )
 
 INRPP_FLOW_TS = _table(

@@ -13,10 +13,12 @@
 //!   later data packets, so that the routers holding it cache this flow's
 //!   data in closed loop (§II-A.3); a cancel forgets its nonce.
 //! - **Recovery**: fast recovery is disabled (reordering by detours costs
-//!   nothing); the RFC 6298 timer is kept, and on expiry every segment not
-//!   (selectively) acknowledged is resent (RFC 6675 §5.1's view after a
-//!   timeout, as the RCP sender does). The receiver is TCP's, which holds
-//!   out-of-order data and reports it in SACK blocks.
+//!   nothing); the RFC 6298 timer is kept, and on expiry the first
+//!   unacknowledged segment is resent (§5.4) with the holes that SACK blocks
+//!   show lost (RFC 6675 IsLost), not everything outstanding: with routers
+//!   that cache rather than drop, most of that is still on its way (§III-C:
+//!   timeouts are for "packet corruption"). The receiver is TCP's, which
+//!   holds out-of-order data and reports it in SACK blocks.
 
 use crate::net::packet::{InrppOption, Kind, Note, Packet};
 use crate::net::NodeId;
@@ -27,6 +29,9 @@ use crate::tcp::sender::SenderStats;
 use crate::tcp::sender_timers::{Due, SenderTimers};
 use crate::tcp::{Io, TcpConfig, TimerKind};
 use crate::time::Time;
+
+/// SACKed segments above a hole that make it lost (RFC 6675's DupThresh).
+const DUPTHRESH: u32 = 3;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum State {
@@ -235,8 +240,10 @@ impl InrppSender {
         // §III-C: no ACK for a whole RTO puts the flow back in open loop.
         self.closed_loop = false;
         self.credits = 0;
-        // Every segment not SACKed is resent (RFC 6675 §5.1's view after a timeout).
-        self.board.mark_all_lost();
+        // The first unacknowledged segment is resent (RFC 6298 §5.4), and the
+        // holes SACKs show lost (RFC 6675 IsLost); what lies above may be
+        // waiting in a router's cache, and is not sent twice.
+        self.board.mark_timeout_lost(DUPTHRESH);
         self.send_what_we_can(io);
         self.arm_rto(io);
     }

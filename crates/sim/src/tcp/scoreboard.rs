@@ -225,6 +225,32 @@ impl Scoreboard {
         self.retx_from = 0;
     }
 
+    /// After a timeout, for a sender without fast recovery (INRPP's): the
+    /// first outstanding segment (RFC 6298 §5.4) and every segment with
+    /// `dupthresh` SACKed ones above it (RFC 6675 IsLost) are lost, earlier
+    /// retransmissions included; the segments above those may still be on
+    /// their way and are left alone.
+    pub fn mark_timeout_lost(&mut self, dupthresh: u32) {
+        let mut sacked_above = 0;
+        let frontier = self.segs.iter().rposition(|s| {
+            sacked_above += s.sacked as u32;
+            sacked_above >= dupthresh
+        });
+        let upto = frontier.unwrap_or(0).max(1).min(self.segs.len());
+        for j in 0..upto {
+            let s = &mut self.segs[j];
+            if s.retransmitted && !s.sacked {
+                s.retransmitted = false;
+                self.retransmitted -= s.len as u64;
+            }
+            self.mark_lost_at(j);
+        }
+        if let Some(last) = upto.checked_sub(1) {
+            self.loss_scanned = self.loss_scanned.max(self.segs[last].end());
+        }
+        self.retx_from = 0;
+    }
+
     /// The lowest lost segment not yet retransmitted (RFC 6675 NextSeg rule 1).
     /// Lost segments lie below the loss scan, or are the head (fast retransmit).
     pub fn next_retransmission(&mut self) -> Option<(u64, u32)> {
@@ -284,6 +310,29 @@ mod tests {
         assert_eq!(b.next_retransmission(), None);
         b.ack(400, |_, _| {});
         assert_eq!((b.outstanding(), b.pipe()), (600, 600));
+    }
+
+    #[test]
+    fn a_timeout_without_fast_recovery_marks_the_head_and_the_sacked_holes_only() {
+        let mut b = board(10);
+        // SACK 2, 4, 6: the head and the holes below the third-highest SACK (2) are lost; 3, 5, 7–9 may still arrive.
+        b.sack(200, 300, |_, _| {});
+        b.sack(400, 500, |_, _| {});
+        b.sack(600, 700, |_, _| {});
+        b.mark_timeout_lost(3);
+        assert_eq!(b.next_retransmission(), Some((0, 100)));
+        b.mark_retransmitted(0, TxStamp::default());
+        assert_eq!(b.next_retransmission(), Some((100, 100)));
+        b.mark_retransmitted(100, TxStamp::default());
+        assert_eq!(b.next_retransmission(), None);
+        // Another timeout: the retransmitted head is sent again; without SACKs only the head.
+        b.mark_timeout_lost(3);
+        assert_eq!(b.next_retransmission(), Some((0, 100)));
+        let mut quiet = board(3);
+        quiet.mark_timeout_lost(3);
+        assert_eq!(quiet.next_retransmission(), Some((0, 100)));
+        quiet.mark_retransmitted(0, TxStamp::default());
+        assert_eq!(quiet.next_retransmission(), None);
     }
 
     #[test]

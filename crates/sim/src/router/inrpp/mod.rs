@@ -18,14 +18,16 @@
 //!   congested link at that rate, tagged with the next hop they were meant
 //!   for, while both detour egresses are in Push state.
 //!
-//! Only INRPP data (data segments carrying the INRPP option) is cached and
-//! detoured; ACKs, handshakes, other transports and probes meet the
-//! drop-tail queue as without the module. `record` keeps what the result
-//! tables report.
+//! Only INRPP data (data segments carrying the INRPP option) is cached in
+//! the INRPP partition, detoured and pushed back; other transports' data
+//! that the queue cannot take goes to a small TCP partition (`partition`,
+//! §V-A), and ACKs, handshakes and probes meet the drop-tail queue as
+//! without the module. `record` keeps what the result tables report.
 
 pub mod backpressure;
 pub mod cache;
 pub mod detour;
+pub mod partition;
 pub mod record;
 pub mod state;
 
@@ -36,6 +38,7 @@ use std::f64::consts::{PI, SQRT_2};
 use self::backpressure::{process_ack, NonceStore};
 use self::cache::{Cache, Cached};
 use self::detour::{Detour, Meter};
+use self::partition::TcpPartition;
 use self::record::Record;
 use self::state::{State, Thresholds};
 use super::{Arrival, RouterCtx, RouterModule, Verdict};
@@ -72,6 +75,8 @@ pub struct InrppParams {
     pub expiry: Time,
     /// Use one-hop detours.
     pub detours: bool,
+    /// The TCP partition holds this much traffic at the interface's rate (§V-A); zero: none.
+    pub tcp_partition: Time,
 }
 
 impl InrppParams {
@@ -91,6 +96,7 @@ impl InrppParams {
             beta: p.number("beta", alpha * alpha * SQRT_2, |b| b > 0.0, "positive"),
             expiry: p.duration("expiry", Time::from_millis(100), |t| t > Time::ZERO, "positive"),
             detours: p.flag("detours", true),
+            tcp_partition: p.duration("tcp_partition", Time::from_millis(50), |_| true, "a duration"),
         };
         // §III-B, after Kandula et al.: T_d ≥ 5·T_p is necessary for stability.
         if params.decision_interval < Time(5 * params.probe_interval.nanos()) {
@@ -169,6 +175,7 @@ pub struct Interface {
     /// Disable Backpressure ends then.
     db_expires: Time,
     pub cache: Cache,
+    pub tcp: TcpPartition,
     store: NonceStore,
     meter: Meter,
     /// Routers that probed this interface as a detour's second leg, last seen.
@@ -181,6 +188,11 @@ pub struct Interface {
 impl Interface {
     pub fn nonces_stored(&self) -> usize {
         self.store.count()
+    }
+
+    /// Nothing cached in either partition: arrivals may cut through.
+    fn cache_empty(&self) -> bool {
+        self.cache.is_empty() && self.tcp.is_empty()
     }
 }
 
@@ -292,7 +304,7 @@ impl Inrpp {
         if out.release && f.cache.release(flow) {
             s.releases += 1;
         }
-        if !f.cache.is_empty() {
+        if !f.cache_empty() {
             ctx.kick(f.link);
         }
     }
@@ -360,7 +372,7 @@ impl Inrpp {
         let t_p = self.params.probe_interval.secs();
         for f in &mut self.ifaces {
             f.meter.sample(ctx.bytes_sent(f.link), ctx.capacity_bps(f.link), t_p);
-            if f.store.expire(now) && !f.cache.is_empty() {
+            if f.store.expire(now) && !f.cache_empty() {
                 ctx.kick(f.link);
             }
         }
@@ -403,6 +415,7 @@ impl RouterModule for Inrpp {
                 state: State::Push,
                 db_expires: Time::ZERO,
                 cache: Cache::new(th.total),
+                tcp: TcpPartition::new((self.params.tcp_partition.secs() * ctx.capacity_bps(link) / 8.0) as u64),
                 store: NonceStore::new(self.params.expiry),
                 meter: Meter::default(),
                 probers: BTreeMap::new(),
@@ -441,12 +454,22 @@ impl RouterModule for Inrpp {
     }
 
     fn on_offer(&mut self, link: LinkId, id: PacketId, pkt: &mut Packet, ctx: &mut RouterCtx) -> Verdict {
-        let (Kind::Data, Some(nonces)) = (pkt.kind, pkt.inrpp) else { return Verdict::Queue };
-        let Some(i) = self.index(link) else { return Verdict::Queue };
+        let Some(i) = self.index(link).filter(|_| pkt.kind == Kind::Data) else { return Verdict::Queue };
         let f = &mut self.ifaces[i];
+        let Some(nonces) = pkt.inrpp else {
+            // Other transports' data: the TCP partition (§V-A) takes what the queue cannot.
+            if !f.tcp.enabled() || (f.cache_empty() && ctx.queue_fits(link, pkt.size)) {
+                return Verdict::Queue;
+            }
+            if !f.tcp.offer(id, pkt.size) {
+                return Verdict::Drop;
+            }
+            ctx.kick(link);
+            return Verdict::Keep;
+        };
         let held = f.store.holds(&nonces, ctx.now);
         // Cut-through (Fig. 7, arrow 4): nothing cached, the queue has room, not held.
-        if !held && f.cache.is_empty() && ctx.queue_fits(link, pkt.size) {
+        if !held && f.cache_empty() && ctx.queue_fits(link, pkt.size) {
             return Verdict::Queue;
         }
         if !f.cache.fits(pkt.size) {
@@ -504,10 +527,22 @@ impl RouterModule for Inrpp {
         let i = self.index(link)?;
         let now = ctx.now;
         let f = &mut self.ifaces[i];
+        let fits = |size| ctx.queue_fits(link, size);
+        // The partitions take turns (§V-A); either sends when the other has nothing.
+        if f.tcp.has_turn() {
+            if let Some(id) = f.tcp.take(fits) {
+                return Some(id);
+            }
+        }
         let store = &f.store;
-        let c = f.cache.pick(|size| ctx.queue_fits(link, size), |o| store.holds(o, now))?;
-        self.update_state(i, ctx);
-        Some(c.id)
+        match f.cache.pick(fits, |o| store.holds(o, now)) {
+            Some(c) => {
+                f.tcp.inrpp_served();
+                self.update_state(i, ctx);
+                Some(c.id)
+            }
+            None => f.tcp.take(fits),
+        }
     }
 
     fn on_sample(&mut self, ctx: &mut RouterCtx) {

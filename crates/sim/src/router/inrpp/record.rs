@@ -24,6 +24,7 @@ pub struct Sample {
     pub link: LinkId,
     pub state: State,
     pub cache_bytes: u64,
+    pub tcp_bytes: u64,
     pub nonces: u32,
 }
 
@@ -56,6 +57,7 @@ impl Record {
                 link: f.link,
                 state: f.state,
                 cache_bytes: f.cache.bytes(),
+                tcp_bytes: f.tcp.bytes(),
                 nonces: f.nonces_stored() as u32,
             });
             self.flow_samples.extend(f.cache.flows().map(|(flow, bytes)| (time, f.link, flow, bytes)));
@@ -103,7 +105,10 @@ pub fn tables<'a>(routers: impl Iterator<Item = &'a Inrpp>, end: Time, node: imp
         .col("cancels_sent", count(|f| f.stats.cancels_sent))
         .col("slow_downs_received", count(|f| f.stats.slow_downs_heard))
         .col("cancels_received", count(|f| f.stats.cancels_heard))
-        .col("releases", count(|f| f.stats.releases));
+        .col("releases", count(|f| f.stats.releases))
+        .col("tcp_partition_bytes", count(|f| f.tcp.limit()))
+        .col("tcp_packets_cached", count(|f| f.tcp.cached))
+        .col("tcp_drops_cache", count(|f| f.tcp.drops));
     for (s, column) in State::ALL.into_iter().zip(["push_s", "store_and_detour_s", "backpressure_s", "disable_backpressure_s"]) {
         interfaces = interfaces.col(column, Column::F64(ifaces.iter().map(|f| time_in(f, s)).collect()));
     }
@@ -127,7 +132,8 @@ pub fn tables<'a>(routers: impl Iterator<Item = &'a Inrpp>, end: Time, node: imp
         .col("link_id", ids(samples.iter().map(|s| s.link).collect()))
         .col("state", states(samples.iter().map(|s| s.state).collect()))
         .col("cache_bytes", Column::U64(samples.iter().map(|s| s.cache_bytes).collect()))
-        .col("nonces_stored", Column::U32(samples.iter().map(|s| s.nonces).collect()));
+        .col("nonces_stored", Column::U32(samples.iter().map(|s| s.nonces).collect()))
+        .col("tcp_cache_bytes", Column::U64(samples.iter().map(|s| s.tcp_bytes).collect()));
 
     let mut flow_samples: Vec<&(Time, LinkId, u32, u64)> = routers.iter().flat_map(|r| &r.record.flow_samples).collect();
     flow_samples.sort_by_key(|s| (s.0, s.1, s.2));
