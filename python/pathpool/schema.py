@@ -49,7 +49,7 @@ FLOWS = _table(
     _column("transport", pa.string(), "Transport protocol (tcp, ...)"),
     _column("cc", pa.string(), "Congestion control algorithm"),
     _column("size_bytes", pa.uint64(), "Bytes to transfer; null for a bulk flow", "bytes", nullable=True),
-    _column("start_s", pa.float64(), "Time the flow started", "s"),
+    _column("start_s", pa.float64(), "Time the flow started; null if it never did (a flow started by another's completion)", "s", nullable=True),
     _column("finish_s", pa.float64(), "Time the last byte reached the receiving application; null if it never did", "s", nullable=True),
     _column("fct_s", pa.float64(), "Flow completion time, finish_s - start_s; null if not done", "s", nullable=True),
     _column("completed", pa.bool_(), "Whether a sized flow delivered all its bytes"),

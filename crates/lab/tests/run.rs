@@ -176,3 +176,20 @@ fn kernel_path_manager_opens_subflows_from_endpoints() {
     assert!(established.contains(&("client:eth1".into(), "server:eth1".into())), "{established:?}");
     assert!(goodput >= 0.8 * (20e6 + 30e6) * 1448.0 / 1500.0, "{goodput}");
 }
+
+#[test]
+fn a_response_starts_when_its_request_has_arrived() {
+    if !runnable("a_response_starts_when_its_request_has_arrived") {
+        return;
+    }
+    let toml = include_str!("../../../python/pathpool/scenarios/request-response.toml").replace("count = 5", "count = 2");
+    let out = lab(&toml).unwrap();
+    let flows = table(&out, "flows");
+    let (start, finish) = (f64s(flows, "start_s"), f64s(flows, "finish_s"));
+    for i in 0..2 {
+        let (req, resp) = (i, 2 + i);
+        eprintln!("FIGURE lab request/response {i}: request done {:.3} s, response started {:.3} s, done {:.3} s", finish[req], start[resp], finish[resp]);
+        assert!(start[resp] >= finish[req] && start[resp] < finish[req] + 0.1, "response {i} started at {}", start[resp]);
+        assert!(finish[resp] > start[resp] + 0.4, "1 MB at 20 Mb/s takes 0.4 s");
+    }
+}

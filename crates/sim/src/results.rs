@@ -8,7 +8,7 @@ use crate::mptcp::{End, MptcpConfig};
 use crate::scenario::model::FlowModel;
 use crate::scenario::Model;
 use crate::time::Time;
-use crate::world::World;
+use crate::world::{Flow, World};
 
 /// One row per subflow of every MPTCP flow.
 pub fn subflows(model: &Model, world: &World) -> Table {
@@ -104,9 +104,12 @@ pub fn ooo_delays(world: &World) -> (Vec<Option<f64>>, Vec<Option<f64>>) {
 }
 
 /// A flow's goodput as the flows table defines it.
-pub fn goodput(m: &FlowModel, receiver: &Receiver, duration: Time) -> f64 {
-    let bytes = receiver.delivered().min(m.size.unwrap_or(u64::MAX));
-    let active = receiver.finished_at().unwrap_or(duration).saturating_sub(m.start).secs();
+pub fn goodput(m: &FlowModel, f: &Flow, duration: Time) -> f64 {
+    if !f.started {
+        return 0.0;
+    }
+    let bytes = f.receiver.delivered().min(m.size.unwrap_or(u64::MAX));
+    let active = f.receiver.finished_at().unwrap_or(duration).saturating_sub(f.start).secs();
     if active > 0.0 { bytes as f64 * 8.0 / active } else { 0.0 }
 }
 
@@ -155,7 +158,7 @@ pub fn baselines(model: &Model, goodputs: &[f64]) -> (Table, Vec<Option<f64>>) {
             flows[i].mptcp = Some(single);
             let mut world = World::with_flows(model, &flows);
             world.run(&mut |_| {});
-            let g = goodput(m, &world.flows[i].receiver, model.duration);
+            let g = goodput(m, &world.flows[i], model.duration);
             total += g;
             flow.push(i as u32);
             local.push(iface(m.src, l));

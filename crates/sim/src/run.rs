@@ -48,9 +48,9 @@ fn collect(model: &Model, world: World, wall_s: f64) -> RunOutput {
     let mut delivered = Vec::with_capacity(n);
     for (m, f) in model.flows.iter().zip(&world.flows) {
         let bytes = f.receiver.delivered().min(m.size.unwrap_or(u64::MAX));
-        goodput.push(results::goodput(m, &f.receiver, duration));
+        goodput.push(results::goodput(m, f, duration));
         finish.push(f.receiver.finished_at().map(Time::secs));
-        fct.push(f.receiver.finished_at().map(|t| (t - m.start).secs()));
+        fct.push(f.receiver.finished_at().map(|t| (t - f.start).secs()));
         delivered.push(bytes);
     }
     let (ooo_mean, ooo_p95) = results::ooo_delays(&world);
@@ -63,7 +63,7 @@ fn collect(model: &Model, world: World, wall_s: f64) -> RunOutput {
         .col("transport", Column::Str(model.flows.iter().map(|f| f.transport.clone()).collect()))
         .col("cc", Column::Str(model.flows.iter().zip(&world.flows).map(|(m, f)| f.sender.cc_name(&m.tcp)).collect()))
         .col("size_bytes", Column::OptU64(model.flows.iter().map(|f| f.size).collect()))
-        .col("start_s", Column::F64(model.flows.iter().map(|f| f.start.secs()).collect()))
+        .col("start_s", Column::OptF64(world.flows.iter().map(|f| f.started.then(|| f.start.secs())).collect()))
         .col("finish_s", Column::OptF64(finish))
         .col("fct_s", Column::OptF64(fct.clone()))
         .col("completed", Column::Bool(fct.iter().map(Option::is_some).collect()))

@@ -45,8 +45,12 @@ enum Event {
 pub struct Flow {
     pub src: NodeId,
     pub dst: NodeId,
+    /// When it started; until then, when it is due to (for a flow started
+    /// by another's completion, the delay after it).
     pub start: Time,
     pub started: bool,
+    /// Flows that start when this one completes (`FlowModel::after`).
+    dependents: Vec<u32>,
     pub sender: Sender,
     pub receiver: Receiver,
 }
@@ -118,7 +122,9 @@ impl<'m> World<'m> {
         let mut flows = Vec::with_capacity(flow_models.len());
         for (i, f) in flow_models.iter().enumerate() {
             let id = i as u32;
-            events.schedule(f.start, Event::FlowStart { flow: id });
+            if f.after.is_none() {
+                events.schedule(f.start, Event::FlowStart { flow: id });
+            }
             if let Some(stop) = f.stop {
                 events.schedule(stop, Event::FlowStop { flow: id });
             }
@@ -159,7 +165,12 @@ impl<'m> World<'m> {
                     (Sender::Mptcp(Box::new(sender)), Receiver::Mptcp(Box::new(receiver)))
                 }
             };
-            flows.push(Flow { src: f.src, dst: f.dst, start: f.start, started: false, sender, receiver });
+            flows.push(Flow { src: f.src, dst: f.dst, start: f.start, started: false, dependents: Vec::new(), sender, receiver });
+        }
+        for (i, f) in flow_models.iter().enumerate() {
+            if let Some(a) = f.after {
+                flows[a as usize].dependents.push(i as u32);
+            }
         }
         if model.sample_interval > Time::ZERO {
             events.schedule(model.sample_interval, Event::Sample);
@@ -216,6 +227,7 @@ impl<'m> World<'m> {
             Event::FlowStart { flow } => {
                 let f = &mut self.flows[flow as usize];
                 f.started = true;
+                f.start = self.now;
                 let mut io = Io { now: self.now, out: &mut self.out, timers: &mut self.timers };
                 f.sender.start(&mut io);
                 self.flush(flow, true);
@@ -445,6 +457,12 @@ impl<'m> World<'m> {
                 self.counts.delivered_data += 1;
             }
             f.receiver.on_packet(p, &mut io);
+            // Its last byte just reached the application: start what waits for it.
+            let dependents = if f.receiver.finished_at() == Some(self.now) { std::mem::take(&mut f.dependents) } else { Vec::new() };
+            for d in dependents {
+                let delay = self.flows[d as usize].start;
+                self.events.schedule(self.now + delay, Event::FlowStart { flow: d });
+            }
         }
         self.pool.release(id);
         self.flush(flow, at_sender);

@@ -315,3 +315,61 @@ fn sized_flow_completes() {
     assert_eq!(f64s(flows, "bytes_delivered")[0], 1e6);
     assert_eq!(out.summary["flows_completed"], 1);
 }
+
+/// Request/response: each response starts when its request's last byte
+/// reaches the server (plus the flow's `start` as a think time), and a flow
+/// waiting for one that never completes never starts.
+#[test]
+fn a_flow_after_another_starts_when_that_one_completes() {
+    let text = r#"
+        [sim]
+        duration = "5s"
+        [[nodes]]
+        name = "client"
+        [[nodes]]
+        name = "server"
+        [[links]]
+        a = "client"
+        b = "server"
+        rate = "10Mbps"
+        delay = "10ms"
+        [[flows]]
+        count = 2
+        name = "req{i}"
+        src = "client"
+        dst = "server"
+        size = "2kB"
+        start_step = "1s"
+        [[flows]]
+        count = 2
+        name = "resp{i}"
+        src = "server"
+        dst = "client"
+        size = "1MB"
+        after = "req{i}"
+        start = "5ms"
+        [[flows]]
+        name = "late"
+        src = "client"
+        dst = "server"
+        size = "10MB"
+        start = "4s"
+        [[flows]]
+        name = "never"
+        src = "server"
+        dst = "client"
+        size = "1kB"
+        after = "late"
+    "#;
+    let out = run_toml(text);
+    let flows = table(&out, "flows");
+    let (start, finish) = (f64s(flows, "start_s"), f64s(flows, "finish_s"));
+    for i in 0..2 {
+        let (req, resp) = (i, 2 + i);
+        assert!(finish[req] > start[req], "request {i} completed");
+        assert!((start[resp] - (finish[req] + 0.005)).abs() < 1e-9, "response {i} at {} after request at {}", start[resp], finish[req]);
+        assert!(finish[resp] > start[resp] + 0.8, "1 MB at 10 Mb/s takes 0.8 s");
+    }
+    assert!(finish[4].is_nan() && start[5].is_nan(), "a flow after an unfinished one never starts");
+    assert_eq!(f64s(flows, "goodput_bps")[5], 0.0);
+}

@@ -186,3 +186,33 @@ fn rcp_flows_need_rcp_routers_on_their_path_and_a_handshake() {
     let e = load_err(&with(&format!("{LINKS}[[flows]]\nsrc = \"a\"\ndst = \"b\"\ntransport = \"udp\"\n")));
     assert_names(&e, "flows[0].transport", "unknown transport 'udp' (known: tcp, rcp, mptcp, inrpp)");
 }
+
+#[test]
+fn after_names_an_earlier_sized_flow() {
+    let flows = r#"
+[[flows]]
+name = "bulk"
+src = "a"
+dst = "b"
+[[flows]]
+name = "x"
+src = "b"
+dst = "a"
+after = "bulk"
+[[flows]]
+name = "y"
+src = "b"
+dst = "a"
+after = "z"
+[[flows]]
+name = "z"
+src = "a"
+dst = "b"
+size = "1kB"
+after = "nobody"
+"#;
+    let err = load_err(&with(&format!("{LINKS}{flows}")));
+    assert_names(&err, "flows[1].after", "flow 'bulk' is bulk and never completes");
+    assert_names(&err, "flows[2].after", "flow 'z' must come before this one");
+    assert_names(&err, "flows[3].after", "no flow named 'nobody'");
+}

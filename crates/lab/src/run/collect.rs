@@ -69,12 +69,15 @@ pub(super) fn output(
     let mut delivered = Vec::with_capacity(n);
     let mut goodput = Vec::with_capacity(n);
     let mut stats = Vec::with_capacity(n);
+    let mut starts = Vec::with_capacity(n);
     for (i, (m, f)) in model.flows.iter().zip(flows).enumerate() {
         let done = f.finished().filter(|&t| t <= duration);
         let bytes = end.delivered[i].min(m.size.unwrap_or(u64::MAX));
         // As the simulator's `results::goodput`: over [start, finish or end].
         let until = done.unwrap_or(duration);
-        goodput.push(if until > m.start { bytes as f64 * 8.0 / (until - m.start).secs() } else { 0.0 });
+        let start = f.started().unwrap_or(duration);
+        goodput.push(if until > start { bytes as f64 * 8.0 / (until - start).secs() } else { 0.0 });
+        starts.push(f.started());
         finish.push(done);
         delivered.push(bytes);
         stats.push(if m.transport == "mptcp" {
@@ -96,9 +99,9 @@ pub(super) fn output(
         .col("transport", Column::Str(model.flows.iter().map(|f| f.transport.clone()).collect()))
         .col("cc", Column::Str(model.flows.iter().map(cc).collect()))
         .col("size_bytes", Column::OptU64(model.flows.iter().map(|f| f.size).collect()))
-        .col("start_s", Column::F64(model.flows.iter().map(|f| f.start.secs()).collect()))
+        .col("start_s", Column::OptF64(starts.iter().map(|t| t.map(Time::secs)).collect()))
         .col("finish_s", Column::OptF64(finish.iter().map(|t| t.map(Time::secs)).collect()))
-        .col("fct_s", Column::OptF64(model.flows.iter().zip(&finish).map(|(m, t)| t.map(|t| (t - m.start).secs())).collect()))
+        .col("fct_s", Column::OptF64(starts.iter().zip(&finish).map(|(&s, &t)| Some(t?.saturating_sub(s?).secs())).collect()))
         .col("completed", Column::Bool(finish.iter().map(Option::is_some).collect()))
         .col("bytes_delivered", Column::U64(delivered.clone()))
         .col("goodput_bps", Column::F64(goodput.clone()))
@@ -146,7 +149,7 @@ pub(super) fn output(
         .col("max_queue_bytes", Column::U64(links.iter().map(|d| d.max_queue_bytes).collect()))
         .col("max_queue_packets", Column::U64(links.iter().map(|d| d.max_queue_packets).collect()));
 
-    let completed: Vec<f64> = model.flows.iter().zip(&finish).filter_map(|(m, t)| t.map(|t| (t - m.start).secs())).collect();
+    let completed: Vec<f64> = starts.iter().zip(&finish).filter_map(|(&s, &t)| Some(t?.saturating_sub(s?).secs())).collect();
     let total_bytes: u64 = delivered.iter().sum();
     let sum = |f: fn(&DirectionStats) -> u64| links.iter().map(f).sum::<u64>();
     let late_count = sum(|d| d.lateness.count);

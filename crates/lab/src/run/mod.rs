@@ -211,6 +211,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
                 bind: f.mptcp.as_ref().map(|_| SocketAddr::new(addrs[f.src as usize][l as usize], 0)),
                 server: SocketAddr::new(addrs[f.dst as usize][r as usize], BASE_PORT + i as u16),
                 start: f.start,
+                after: f.after.map(|a| a as usize),
                 size: f.size,
                 stop: f.stop.unwrap_or(model.duration).min(model.duration),
             }
@@ -248,7 +249,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         }
         for (i, spec) in specs.iter().enumerate() {
             let node = ns(model.flows[i].src);
-            s.spawn(move || client::send(node, spec, &flows[i], clock));
+            s.spawn(move || client::send(node, spec, flows, i, clock));
         }
         let controllers: Vec<_> = controlled
             .iter()
@@ -378,7 +379,8 @@ fn sample(
             }
         }
         let finished_before = state.finished().is_some_and(|at| at + model.sample_interval <= t);
-        if let (Some(sampler), true) = (sampler.as_deref_mut(), f.start <= t && !finished_before) {
+        let started = state.started().is_some_and(|at| at <= t);
+        if let (Some(sampler), true) = (sampler.as_deref_mut(), started && !finished_before) {
             sampler.flow(t, i as u32, flow);
         }
     }

@@ -21,7 +21,10 @@ pub struct ClientSpec {
     pub cc: String,
     pub bind: Option<SocketAddr>,
     pub server: SocketAddr,
+    /// When to start; with `after`, how long after that flow completed.
     pub start: Time,
+    /// The flow whose completion starts this one (request/response).
+    pub after: Option<usize>,
     pub size: Option<u64>,
     /// When a bulk flow stops writing (the run's end if it has no stop).
     pub stop: Time,
@@ -31,10 +34,25 @@ pub struct ClientSpec {
 /// (initial RTO 1 s, doubled).
 const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(7);
 
-pub fn send(ns: &Netns, spec: &ClientSpec, flow: &FlowState, clock: &RunClock) {
-    if !clock.sleep_until(spec.start) {
+/// Runs flow `flows[me]`.
+pub fn send(ns: &Netns, spec: &ClientSpec, flows: &[FlowState], me: usize, clock: &RunClock) {
+    let flow = &flows[me];
+    let start = match spec.after {
+        None => spec.start,
+        Some(a) => loop {
+            if let Some(done) = flows[a].finished() {
+                break done + spec.start;
+            }
+            if clock.stopped() {
+                return;
+            }
+            std::thread::sleep(POLL / 10);
+        },
+    };
+    if !clock.sleep_until(start) {
         return;
     }
+    flow.started_ns.store(clock.now().nanos().max(1), std::sync::atomic::Ordering::Relaxed);
     if let Err(e) = connect_and_write(ns, spec, flow, clock) {
         flow.fail(format!("sending to {}: {e}", spec.server));
     }

@@ -71,6 +71,8 @@ impl RunClock {
 pub struct FlowState {
     /// Bytes the server application has read.
     pub delivered: AtomicU64,
+    /// Model time (ns) the client started (0 until then; 1 for a start at 0).
+    pub started_ns: AtomicU64,
     /// Model time (ns) the last byte of a sized flow was read; 0 until then.
     pub finished_ns: AtomicU64,
     /// The client's socket once connected, and its local address.
@@ -82,6 +84,13 @@ pub struct FlowState {
 impl FlowState {
     pub fn fail(&self, what: String) {
         self.error.lock().unwrap_or_else(|e| e.into_inner()).get_or_insert(what);
+    }
+
+    pub fn started(&self) -> Option<Time> {
+        match self.started_ns.load(Ordering::Relaxed) {
+            0 => None,
+            ns => Some(Time::from_nanos(ns)),
+        }
     }
 
     pub fn finished(&self) -> Option<Time> {

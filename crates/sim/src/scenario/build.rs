@@ -86,12 +86,13 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     for (i, w) in sc.workloads.iter().enumerate() {
         expand_workload(w, i, &defaults, sc.sim.header_bytes, duration, &seeds, &mut flows, &mut p);
     }
-    let mut flow_names = std::collections::HashSet::new();
-    for (field, f) in &flows {
-        if !flow_names.insert(f.model.name.clone()) {
+    let mut flow_names = std::collections::HashMap::new();
+    for (i, (field, f)) in flows.iter().enumerate() {
+        if flow_names.insert(f.model.name.clone(), i).is_some() {
             p.add(format!("{field}.name"), format!("duplicate flow name '{}'", f.model.name));
         }
     }
+    resolve_after(&mut flows, &flow_names, &mut p);
     // Routes are only meaningful once every link was built: a refused link
     // would otherwise show up again as "no route" for the flows crossing it.
     let links_ok = links.len() == link_specs.len();
@@ -474,8 +475,26 @@ struct PendingFlow {
     model: FlowModel,
     src: String,
     dst: String,
+    /// The name of the flow whose completion starts this one.
+    after: Option<String>,
     /// MPTCP flows: the settings to resolve once the ends are known.
     mptcp: Option<super::mptcp::MptcpSpec>,
+}
+
+/// Resolves each `after` to the index of the flow it names, which must be
+/// an earlier flow (so dependencies have no cycles) with a size (so that it
+/// completes).
+fn resolve_after(flows: &mut [(String, PendingFlow)], names: &std::collections::HashMap<String, usize>, p: &mut Problems) {
+    for i in 0..flows.len() {
+        let Some(name) = flows[i].1.after.clone() else { continue };
+        let field = format!("{}.after", flows[i].0);
+        match names.get(&name) {
+            None => p.add(field, format!("no flow named '{name}'")),
+            Some(&j) if j >= i => p.add(field, format!("flow '{name}' must come before this one")),
+            Some(&j) if flows[j].1.model.size.is_none() => p.add(field, format!("flow '{name}' is bulk and never completes; give it a size")),
+            Some(&j) => flows[i].1.model.after = Some(j as u32),
+        }
+    }
 }
 
 fn check_transport(t: &str, field: &str, p: &mut Problems) {
@@ -535,6 +554,7 @@ fn expand_flow(
                     dst: 0,
                     size: f.size.map(|s| s.0),
                     start,
+                    after: None,
                     stop: f.stop.map(|s| s.0),
                     transport: f.transport.clone(),
                     tcp: tcp.clone(),
@@ -542,6 +562,7 @@ fn expand_flow(
                 },
                 src: sub(&f.src),
                 dst: sub(&f.dst),
+                after: f.after.as_deref().map(sub),
                 mptcp: (f.transport == "mptcp").then(|| f.mptcp.clone().unwrap_or_default()),
             },
         ));
@@ -616,6 +637,7 @@ fn expand_workload(
                     dst: 0,
                     size: Some((packets * tcp.mss as f64) as u64),
                     start: at,
+                    after: None,
                     stop: None,
                     transport: transport.clone(),
                     tcp: tcp.clone(),
@@ -623,6 +645,7 @@ fn expand_workload(
                 },
                 src: s.clone(),
                 dst: d.clone(),
+                after: None,
                 mptcp: (transport == "mptcp").then(Default::default),
             },
         ));

@@ -72,7 +72,10 @@ pub struct FlowModel {
     pub dst: NodeId,
     /// None: bulk.
     pub size: Option<u64>,
+    /// When the flow starts; with `after`, how long after that flow completes.
     pub start: Time,
+    /// The earlier flow whose completion starts this one (request/response).
+    pub after: Option<u32>,
     /// Bulk flows stop offering new data here.
     pub stop: Option<Time>,
     pub transport: String,

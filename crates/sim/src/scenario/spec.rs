@@ -299,6 +299,9 @@ pub struct FlowSpec {
     pub count: Option<u32>,
     /// With `count`: flow i starts at start + i·start_step.
     pub start_step: Option<Duration>,
+    /// Start when the named (sized, earlier) flow completes, `start` later:
+    /// a response after its request. `{i}` is replaced as in `name`.
+    pub after: Option<String>,
     #[serde(default = "default_transport")]
     pub transport: String,
     /// Per-flow TCP parameters over the scenario's `[tcp]` defaults.
