@@ -175,6 +175,8 @@ INRPP_INTERFACES = _table(
     _column("slow_downs_received", pa.uint64(), "Slow-down notifications of interfaces downstream on ACKs arriving over this interface's link", "notifications"),
     _column("cancels_received", pa.uint64(), "Cancel notifications of interfaces downstream on ACKs arriving over this interface's link", "notifications"),
     _column("releases", pa.uint64(), "Slow-down ACKs that released one cached packet of their flow (closed loop)", "packets"),
+    _column("nonces_evicted", pa.uint64(), "Nonces stored at this interface that the router evicted to stay within nonce_capacity (LRU)", "nonces"),
+    _column("notifications_rejected", pa.uint64(), "Slow-down and cancel notifications stripped from ACKs arriving over this interface's link that failed authentication (authenticate = true)", "notifications"),
     _column("tcp_partition_bytes", pa.uint64(), "Size of the cache's TCP partition for other transports' data (tcp_partition of traffic; 0: none)", "bytes"),
     _column("tcp_packets_cached", pa.uint64(), "Other transports' data packets that went into the TCP partition", "packets"),
     _column("tcp_drops_cache", pa.uint64(), "Other transports' data packets dropped because the TCP partition was full", "packets"),

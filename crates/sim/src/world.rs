@@ -141,7 +141,11 @@ impl<'m> World<'m> {
                         seeds.stream(&format!("flow:{}:cc", f.name)),
                         first_hop_rate(model, f, id),
                     ),
-                    Receiver::Tcp(TcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, f.tcp.clone())),
+                    Receiver::Tcp({
+                        let mut r = TcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, f.tcp.clone());
+                        r.forge_slow_downs(f.forged_slow_downs);
+                        r
+                    }),
                 ),
                 Some(conf) => {
                     for &(at, action) in &conf.actions {

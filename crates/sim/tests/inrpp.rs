@@ -322,3 +322,44 @@ fn tcp_keeps_its_share_beside_inrpp_thanks_to_the_cache_partition() {
     let partition = col(&m, "inrpp_interfaces", "tcp_drops_cache").iter().sum::<f64>();
     assert!(partition > 0.0, "TCP meets its losses in the partition");
 }
+
+/// Security (§V-C): a misbehaving receiver `m1`, behind node 4 and fed by
+/// a TCP flow from `m0`, forges 8 slow-downs with fresh bogus nonces on
+/// every ACK. Node 4 stores them, and with room for 16 nonces its LRU
+/// eviction throws out node 0's real nonce, so node 4 stops holding the
+/// victims' data in closed loop and floods node 0's cache: drops and a
+/// longer AFCT. With per-neighbour authentication the forged notifications,
+/// which come from a host, are stripped at node 4: nothing is evicted,
+/// nothing dropped, and the victims' AFCT is the same as without the attack.
+#[test]
+fn forged_slow_downs_evict_real_nonces_unless_notifications_are_authenticated() {
+    let text = scaled(10);
+    let (head, routers) = text.split_at(text.find("[routers]").unwrap());
+    let attacker = "[[nodes]]\nname = \"m0\"\n[[nodes]]\nname = \"m1\"\n\
+        [[links]]\na = \"m0\"\nb = \"n4\"\nrate = \"40Mbps\"\ndelay = \"5ms\"\nqueue_bytes = 250000\n\
+        [[links]]\na = \"n4\"\nb = \"m1\"\nrate = \"40Mbps\"\ndelay = \"5ms\"\nqueue_bytes = 250000\n\
+        [[flows]]\nname = \"attack\"\nsrc = \"m0\"\ndst = \"m1\"\ninrpp = { forged_slow_downs = 8 }\n";
+    let run = |attack: bool, authenticate: bool| {
+        let a = if attack { attacker } else { "" };
+        run_toml(&format!("{head}{a}{routers}nonce_capacity = 16\nauthenticate = {authenticate}\n"))
+    };
+    let victims = |out: &RunOutput| (out.summary["afct_s"].as_f64().unwrap(), col(out, "inrpp_interfaces", "drops_cache").iter().sum::<f64>());
+    let total = |out: &RunOutput, c: &str| col(out, "inrpp_interfaces", c).iter().sum::<f64>();
+    let (quiet, open, guarded) = (run(false, false), run(true, false), run(true, true));
+    let ((afct_quiet, drops_quiet), (afct_open, drops_open), (afct_guarded, drops_guarded)) =
+        (victims(&quiet), victims(&open), victims(&guarded));
+    eprintln!(
+        "FIGURE INRPP nonce flood (§V-C): victims' AFCT {afct_quiet:.2} s without attack, {afct_open:.2} s under attack \
+         ({drops_open} cache drops, {} nonces evicted), {afct_guarded:.2} s with authentication ({drops_guarded} cache drops, \
+         {} forged notifications rejected)",
+        total(&open, "nonces_evicted"),
+        total(&guarded, "notifications_rejected")
+    );
+    assert_eq!(drops_quiet, 0.0);
+    assert!(drops_open > 100.0 && afct_open > 1.2 * afct_quiet, "the attack works without authentication");
+    assert!(total(&open, "nonces_evicted") > 0.0);
+    assert_eq!(drops_guarded, 0.0);
+    assert_eq!(total(&guarded, "nonces_evicted"), 0.0);
+    assert!(total(&guarded, "notifications_rejected") > 0.0);
+    assert!(within(afct_guarded, afct_quiet, 0.01), "authenticated {afct_guarded} s vs {afct_quiet} s");
+}

@@ -169,6 +169,11 @@ fn inrpp_parameters_are_checked_alone_together_and_against_each_interface() {
     let flow = "[[flows]]\nsrc = \"a\"\ndst = \"b\"\ntransport = \"inrpp\"\ntcp = { cc = \"cubic\" }\n";
     let e = load_err(&with(&format!("{LINKS}{flow}")));
     assert_names(&e, "flows[0].tcp.cc", "does not apply to transport 'inrpp'");
+    let flow = "[[flows]]\nsrc = \"a\"\ndst = \"b\"\ninrpp = { forged_slow_downs = 9 }\n";
+    let e = load_err(&with(&format!("{LINKS}{flow}")));
+    assert_names(&e, "flows[0].inrpp.forged_slow_downs", "an INRPP option holds at most 8 nonces, got 9");
+    let e = load_err(&inrpp("nonce_capacity = 0.5\n"));
+    assert_names(&e, "routers.params.nonce_capacity", "must be a whole number, at least 1");
 }
 
 #[test]

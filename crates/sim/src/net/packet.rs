@@ -118,17 +118,19 @@ pub const MAX_NONCES: usize = 8;
 
 /// INRPP's packet option (§III-C: "the nonces as well as the slow-down and
 /// cancel notifications are stored within INRPP's packet option fields"):
-/// up to `MAX_NONCES` (nonce, note) entries, one per nonce. Like RCP's
-/// header it adds no wire bytes.
+/// up to `MAX_NONCES` (nonce, note) entries, one per nonce, and the MAC of
+/// the router that sent it on (§V-C, with `authenticate`). Like RCP's header
+/// it adds no wire bytes.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct InrppOption {
     entries: [(Nonce, Note); MAX_NONCES],
     len: u8,
+    pub mac: u32,
 }
 
 impl Default for InrppOption {
     fn default() -> Self {
-        InrppOption { entries: [(0, Note::Nonce); MAX_NONCES], len: 0 }
+        InrppOption { entries: [(0, Note::Nonce); MAX_NONCES], len: 0, mac: 0 }
     }
 }
 
@@ -158,6 +160,21 @@ impl InrppOption {
             self.entries.copy_within(i + 1..n, i);
             self.len -= 1;
         }
+    }
+
+    /// Removes the slow-down and cancel notifications, keeping bare nonces;
+    /// how many there were.
+    pub fn strip_notifications(&mut self) -> usize {
+        let before = self.len as usize;
+        let mut kept = 0;
+        for i in 0..before {
+            if self.entries[i].1 == Note::Nonce {
+                self.entries[kept] = self.entries[i];
+                kept += 1;
+            }
+        }
+        self.len = kept as u8;
+        before - kept
     }
 
     pub fn has(&self, note: Note) -> bool {

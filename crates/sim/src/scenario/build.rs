@@ -515,6 +515,17 @@ fn expand_flow(
     check_transport(&f.transport, field, p);
     super::rcp::check_flow_spec(&f.transport, &f.tcp, field, p);
     super::mptcp::check_spec(&f.transport, f.mptcp.as_ref(), field, p);
+    if let Some(a) = &f.inrpp {
+        if f.transport == "mptcp" {
+            p.add(format!("{field}.inrpp"), "does not apply to transport 'mptcp'");
+        }
+        if a.forged_slow_downs as usize > crate::net::packet::MAX_NONCES {
+            p.add(
+                format!("{field}.inrpp.forged_slow_downs"),
+                format!("an INRPP option holds at most {} nonces, got {}", crate::net::packet::MAX_NONCES, a.forged_slow_downs),
+            );
+        }
+    }
     let tcp = resolve_tcp(defaults, &f.tcp, &format!("{field}.tcp"), p);
     if f.size.is_some_and(|s| s.0 == 0) {
         p.add(format!("{field}.size"), "must be positive (omit it for a bulk transfer)");
@@ -559,6 +570,7 @@ fn expand_flow(
                     transport: f.transport.clone(),
                     tcp: tcp.clone(),
                     mptcp: None,
+                    forged_slow_downs: f.inrpp.as_ref().map_or(0, |a| a.forged_slow_downs),
                 },
                 src: sub(&f.src),
                 dst: sub(&f.dst),
@@ -642,6 +654,7 @@ fn expand_workload(
                     transport: transport.clone(),
                     tcp: tcp.clone(),
                     mptcp: None,
+                    forged_slow_downs: 0,
                 },
                 src: s.clone(),
                 dst: d.clone(),

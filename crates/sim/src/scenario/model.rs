@@ -82,6 +82,8 @@ pub struct FlowModel {
     pub tcp: TcpConfig,
     /// `transport = "mptcp"` only.
     pub mptcp: Option<crate::mptcp::MptcpConfig>,
+    /// The receiver forges this many slow-down notifications on every ACK (INRPP §V-C).
+    pub forged_slow_downs: u32,
 }
 
 impl Model {

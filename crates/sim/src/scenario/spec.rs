@@ -310,6 +310,18 @@ pub struct FlowSpec {
     /// With `transport = "mptcp"`: scheduler, coupling, path manager, timed
     /// actions (`scenario::mptcp`).
     pub mptcp: Option<super::mptcp::MptcpSpec>,
+    /// A misbehaving receiver, for INRPP's security experiments (§V-C).
+    pub inrpp: Option<InrppFlowSpec>,
+}
+
+/// `inrpp = { ... }` in a flow: how its receiver misbehaves.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct InrppFlowSpec {
+    /// Every ACK the receiver sends carries this many forged slow-down
+    /// notifications with fresh bogus nonces (a nonce flood, §V-C).
+    #[serde(default)]
+    pub forged_slow_downs: u32,
 }
 
 fn default_transport() -> String {

@@ -4,7 +4,7 @@
 //! advertised window is the buffer minus the out-of-order bytes held.
 
 use crate::engine::timer::{Fire, Timer};
-use crate::net::packet::{InrppOption, Kind, Packet, RcpHeader, SackBlock, MAX_SACK_BLOCKS};
+use crate::net::packet::{InrppOption, Kind, Note, Packet, RcpHeader, SackBlock, MAX_SACK_BLOCKS};
 use crate::net::NodeId;
 use crate::tcp::{Io, TcpConfig, TimerKind};
 use crate::time::Time;
@@ -35,6 +35,10 @@ pub struct TcpReceiver {
     /// INRPP flows: every ACK carries an empty INRPP option, for routers to
     /// piggyback their notifications on (Reñé et al., §II-A.3).
     inrpp: bool,
+    /// A misbehaving receiver (INRPP §V-C): forged slow-downs per ACK, and
+    /// the bogus nonces used so far.
+    forged_slow_downs: u32,
+    forged: u32,
     /// When the last byte reached the application.
     pub finished_at: Option<Time>,
     pub packets_sent: u64,
@@ -59,9 +63,17 @@ impl TcpReceiver {
             delack_timer: Timer::default(),
             rcp_echo: None,
             inrpp: false,
+            forged_slow_downs: 0,
+            forged: 0,
             finished_at: None,
             packets_sent: 0,
         }
+    }
+
+    /// Makes the receiver misbehave: every ACK carries `n` forged slow-down
+    /// notifications with fresh bogus nonces (INRPP §V-C's nonce flood).
+    pub fn forge_slow_downs(&mut self, n: u32) {
+        self.forged_slow_downs = n;
     }
 
     /// In-order bytes delivered to the application.
@@ -178,6 +190,13 @@ impl TcpReceiver {
         a.rwnd = self.rwnd();
         a.rcp = self.rcp_echo;
         a.inrpp = self.inrpp.then(InrppOption::default);
+        if self.forged_slow_downs > 0 {
+            let opt = a.inrpp.get_or_insert_with(InrppOption::default);
+            for _ in 0..self.forged_slow_downs {
+                self.forged = self.forged.wrapping_add(1);
+                opt.set(0xbad0_0000 | (self.forged & 0xffff), Note::SlowDown);
+            }
+        }
         a.ts_val = io.now;
         a.ts_ecr = self.ts_recent;
         a.sack[..n].copy_from_slice(&self.recent[..n]);

@@ -18,6 +18,10 @@
 //! forgotten, so a lost cancel, or a downstream interface that no longer
 //! sees ACKs, cannot keep a flow in closed loop for ever. The paper's
 //! "expiration timers" leave the mechanism open; this is the usual one.
+//! A router's nonce storage is bounded (§V-C: "a cache with an eviction
+//! policy such as Least-Recently-Used"): the module evicts the least
+//! recently refreshed nonce of any of its interfaces when it holds more
+//! than `nonce_capacity`.
 
 use std::collections::BTreeMap;
 
@@ -61,6 +65,11 @@ impl NonceStore {
 
     pub fn count(&self) -> usize {
         self.expires.len()
+    }
+
+    /// The least recently stored or refreshed nonce, and when it expires.
+    pub fn oldest(&self) -> Option<(Nonce, Time)> {
+        self.expires.iter().min_by_key(|&(n, t)| (*t, *n)).map(|(&n, &t)| (n, t))
     }
 }
 

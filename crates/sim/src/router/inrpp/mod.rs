@@ -24,6 +24,7 @@
 //! §V-A), and ACKs, handshakes and probes meet the drop-tail queue as
 //! without the module. `record` keeps what the result tables report.
 
+pub mod auth;
 pub mod backpressure;
 pub mod cache;
 pub mod detour;
@@ -77,6 +78,10 @@ pub struct InrppParams {
     pub detours: bool,
     /// The TCP partition holds this much traffic at the interface's rate (§V-A); zero: none.
     pub tcp_partition: Time,
+    /// Nonces a router stores at most, over all its interfaces (LRU, §V-C).
+    pub nonce_capacity: usize,
+    /// Sign and check the notifications between neighbours (§V-C).
+    pub authenticate: bool,
 }
 
 impl InrppParams {
@@ -97,6 +102,8 @@ impl InrppParams {
             expiry: p.duration("expiry", Time::from_millis(100), |t| t > Time::ZERO, "positive"),
             detours: p.flag("detours", true),
             tcp_partition: p.duration("tcp_partition", Time::from_millis(50), |_| true, "a duration"),
+            nonce_capacity: p.number("nonce_capacity", 1024.0, |n| n >= 1.0 && n.fract() == 0.0, "a whole number, at least 1") as usize,
+            authenticate: p.flag("authenticate", false),
         };
         // §III-B, after Kandula et al.: T_d ≥ 5·T_p is necessary for stability.
         if params.decision_interval < Time(5 * params.probe_interval.nanos()) {
@@ -157,6 +164,10 @@ pub struct InterfaceStats {
     pub cancels_heard: u64,
     /// Cached packets released by ACKs (closed loop).
     pub releases: u64,
+    /// Stored nonces evicted to make room (LRU).
+    pub nonces_evicted: u64,
+    /// Notifications stripped from ACKs that failed authentication.
+    pub notifications_rejected: u64,
     /// Time spent in each state (by `State as usize`) before `since`.
     pub time_in: [Time; 4],
     /// When the current state began.
@@ -295,6 +306,10 @@ impl Inrpp {
         self.update_state(i, ctx);
         let f = &mut self.ifaces[i];
         let out = process_ack(opt, f.state, f.nonce, &mut f.store, ctx.now);
+        if out.slow_downs_heard > 0 {
+            self.bound_nonces(ctx);
+        }
+        let f = &mut self.ifaces[i];
         let s = &mut f.stats;
         s.slow_downs_heard += out.slow_downs_heard as u64;
         s.cancels_heard += out.cancels_heard as u64;
@@ -306,6 +321,24 @@ impl Inrpp {
         }
         if !f.cache_empty() {
             ctx.kick(f.link);
+        }
+    }
+
+    /// Evicts the least recently refreshed nonces while the router stores
+    /// more than `nonce_capacity` (§V-C).
+    fn bound_nonces(&mut self, ctx: &mut RouterCtx) {
+        while self.ifaces.iter().map(|f| f.store.count()).sum::<usize>() > self.params.nonce_capacity {
+            let (i, nonce) = (0..self.ifaces.len())
+                .filter_map(|i| self.ifaces[i].store.oldest().map(|(n, t)| (t, i, n)))
+                .min()
+                .map(|(_, i, n)| (i, n))
+                .expect("a router over capacity stores a nonce");
+            let f = &mut self.ifaces[i];
+            f.store.forget(nonce);
+            f.stats.nonces_evicted += 1;
+            if !f.cache_empty() {
+                ctx.kick(f.link);
+            }
         }
     }
 
@@ -454,6 +487,11 @@ impl RouterModule for Inrpp {
     }
 
     fn on_offer(&mut self, link: LinkId, id: PacketId, pkt: &mut Packet, ctx: &mut RouterCtx) -> Verdict {
+        if let (true, Kind::Ack, Some(opt)) = (self.params.authenticate, pkt.kind, pkt.inrpp.as_mut()) {
+            // §V-C: the next router checks our notifications with the key of this link.
+            opt.mac = auth::mac(link, pkt.flow, pkt.ack, opt);
+            return Verdict::Queue;
+        }
         let Some(i) = self.index(link).filter(|_| pkt.kind == Kind::Data) else { return Verdict::Queue };
         let f = &mut self.ifaces[i];
         let Some(nonces) = pkt.inrpp else {
@@ -513,8 +551,11 @@ impl RouterModule for Inrpp {
             Kind::Ack => {
                 // Algorithm 1 runs at the interface the ACK arrives on: the
                 // reverse of its link, which carries the flow's data.
-                let flow = pkt.flow;
+                let (flow, ack) = (pkt.flow, pkt.ack);
                 if let (Some(i), Some(opt)) = (self.index(link ^ 1), pkt.inrpp.as_mut()) {
+                    if self.params.authenticate && !auth::verify(link, ctx.runs_module(link), flow, ack, opt) {
+                        self.ifaces[i].stats.notifications_rejected += opt.strip_notifications() as u64;
+                    }
                     self.on_ack(i, flow, opt, ctx);
                 }
                 Arrival::Forward

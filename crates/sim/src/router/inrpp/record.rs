@@ -106,6 +106,8 @@ pub fn tables<'a>(routers: impl Iterator<Item = &'a Inrpp>, end: Time, node: imp
         .col("slow_downs_received", count(|f| f.stats.slow_downs_heard))
         .col("cancels_received", count(|f| f.stats.cancels_heard))
         .col("releases", count(|f| f.stats.releases))
+        .col("nonces_evicted", count(|f| f.stats.nonces_evicted))
+        .col("notifications_rejected", count(|f| f.stats.notifications_rejected))
         .col("tcp_partition_bytes", count(|f| f.tcp.limit()))
         .col("tcp_packets_cached", count(|f| f.tcp.cached))
         .col("tcp_drops_cache", count(|f| f.tcp.drops));
