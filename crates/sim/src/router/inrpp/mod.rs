@@ -518,7 +518,8 @@ impl RouterModule for Inrpp {
         f.stats.cached += 1;
         self.update_state(i, ctx);
         ctx.kick(link);
-        for k in self.ifaces[i].detours.clone() {
+        for j in 0..self.ifaces[i].detours.len() {
+            let k = self.ifaces[i].detours[j];
             self.send_detour(k, ctx);
         }
         Verdict::Keep
