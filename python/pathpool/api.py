@@ -31,9 +31,6 @@ PLANES = ("sim", "lab")
 #: Environment variable naming the data directory that ``data:`` paths resolve against.
 DATA_ENV = "PATHPOOL_DATA"
 
-#: A scenario: a file path, a built-in scenario name, or the scenario itself as a dict.
-Scenario = str | os.PathLike | Mapping[str, Any]
-
 ProgressCallback = Callable[[float, float], None]
 
 
@@ -49,13 +46,20 @@ class ScenarioText:
     fmt: str
 
 
+#: A scenario: a file path, a built-in scenario name, the scenario itself as a
+#: dict, or a ScenarioText (text with the file it came from).
+Scenario = str | os.PathLike | Mapping[str, Any] | ScenarioText
+
+
 def read_scenario(scenario: Scenario) -> ScenarioText:
     """Reads a scenario given as a file path, a built-in name or a dict.
 
     A dict becomes JSON text with source "<dict>", so relative paths inside it
     resolve against the current directory. A file is JSON if its name ends in
-    ``.json`` and TOML otherwise.
+    ``.json`` and TOML otherwise. A ScenarioText is returned as it is.
     """
+    if isinstance(scenario, ScenarioText):
+        return scenario
     if isinstance(scenario, Mapping):
         return ScenarioText(json.dumps(scenario, indent=2), "<dict>", "json")
     path = resolve_scenario(scenario)

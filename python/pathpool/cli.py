@@ -103,6 +103,104 @@ def run_command(scenario: str, out_dir: Path, seed: int | None, fmt: str, force:
         console.print(Text.assemble("plot:    ", (str(plots.save_plot(results, out_dir / "plot.png")), "bold")))
 
 
+def _seeds(text: str | None) -> list[int | None]:
+    """``1,2,5`` or ``1-4`` (or both, ``1-3,7``) → the seeds; None → the scenario's own."""
+    if not text:
+        return [None]
+    seeds: list[int | None] = []
+    for part in text.split(","):
+        low, dash, high = part.strip().partition("-")
+        if not low.isdigit() or (dash and not high.isdigit()):
+            raise click.BadParameter(f"{text!r}: expected seeds like 1,2,5 or 1-4")
+        seeds.extend(range(int(low), int(high) + 1) if dash else [int(low)])
+    return seeds
+
+
+@main.command("sweep")
+@click.argument("scenario")
+@click.option("--set", "assignments", multiple=True, metavar="PATH=V1,V2,...",
+              help="A scenario field and the values to try, e.g. tcp.cc=cubic,bbr or links[2].rate=10Mbps,50Mbps "
+                   "(repeat for a grid).")
+@click.option("--seeds", metavar="LIST", help="Seeds to run each combination with: 1,2,5 or 1-4 "
+                                             "[default: the scenario's].")
+@click.option("--out", "-o", "out_dir", required=True, type=click.Path(path_type=Path), metavar="DIR",
+              help="Sweep directory: points/<id>/ per run, index.csv; rerunning resumes.")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N", help="Runs in parallel [default: CPUs].")
+@click.option("--plane", type=click.Choice(api.PLANES), default="sim", show_default=True,
+              help="Where to run (the kernel lab runs one point at a time).")
+@click.option("--data-dir", type=click.Path(path_type=Path), metavar="DIR", help=DATA_DIR_HELP)
+def sweep_command(scenario: str, assignments: tuple[str, ...], seeds: str | None, out_dir: Path, jobs: int | None,
+                  plane: str, data_dir: Path | None) -> None:
+    """Run SCENARIO over a grid of field values and seeds, in parallel.
+
+    Every combination of the --set values, for every seed, is run and written
+    to DIR/points/<id>/ as a results directory; DIR/index.csv lists each
+    point's parameters and headline numbers, and a table of means over the
+    seeds is printed. Every point is checked before anything runs. Run the
+    same command again after an interruption or a failure: only the points
+    without results run.
+    """
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    from . import sweep
+
+    with _user_errors():
+        try:
+            grid = dict(sweep.parse_assignment(a) for a in assignments)
+        except ValueError as error:
+            raise click.BadParameter(str(error), param_hint="--set") from None
+        console = _console()
+        points = sweep.grid_points(grid, _seeds(seeds))
+        progress = Progress(TextColumn("sweep [bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
+                            TimeElapsedColumn(), console=_console(stderr=True), transient=True)
+        task = progress.add_task(scenario, total=len(points))
+
+        def done(point: sweep.Point, error: str | None) -> None:
+            progress.advance(task)
+            if error:
+                progress.console.print(Text(f"failed: {point.label()}: {error}", style="red"))
+
+        try:
+            with progress:
+                outcome = sweep.run_sweep(scenario, grid, _seeds(seeds), out_dir, jobs=jobs, plane=plane,
+                                          data_dir=data_dir, on_point_done=done)
+        except ValueError as error:
+            if isinstance(error, ScenarioError):
+                raise
+            raise click.BadParameter(str(error), param_hint="--set") from None
+        except KeyboardInterrupt:
+            _console(stderr=True).print(Text(f"interrupted; finished points are kept in {out_dir} "
+                                             "(run the same command to resume)", style="red"))
+            raise click.exceptions.Exit(130) from None
+    console.print(_sweep_table(outcome.index, list(grid)))
+    console.print(Text.assemble(f"{outcome.ran} point(s) run now, {len(points) - outcome.ran} already done · "
+                                "index: ", (str(out_dir / "index.csv"), "bold")))
+    if outcome.failed:
+        for label, error in outcome.failed.items():
+            _console(stderr=True).print(Text(f"failed: {label}: {error}", style="red"))
+        raise click.exceptions.Exit(1)
+
+
+def _sweep_table(index: pd.DataFrame, params: list[str]) -> Table:
+    """Means over seeds (± standard deviation) for each combination of the grid."""
+    table = Table(title=Text("sweep: means over seeds", style="bold"), box=box.SIMPLE_HEAD)
+    for p in params:
+        table.add_column(p, style="bold")
+    for header in ("seeds", "goodput\nMb/s", "Jain", "AFCT\ns"):
+        table.add_column(header, justify="right", no_wrap=True)
+    done = index[index["done"]]
+    groups = done.groupby(params, sort=False, dropna=False) if params else [((), done)]
+    for key, rows in groups:
+        key = key if isinstance(key, tuple) else (key,)
+        goodput = rows["total_goodput_bps"] / 1e6
+        spread = f" ± {goodput.std():.2f}" if len(rows) > 1 else ""
+        afct = pd.to_numeric(rows["afct_s"], errors="coerce")
+        jain = pd.to_numeric(rows["jain_index"], errors="coerce")
+        table.add_row(*(str(k) for k in key), str(len(rows)), f"{goodput.mean():.2f}{spread}",
+                      _optional(jain.mean(), "{:.4f}"), _optional(afct.mean(), "{:.3f}"))
+    return table
+
+
 @main.group("lab")
 def lab_group() -> None:
     """The kernel lab's housekeeping."""
