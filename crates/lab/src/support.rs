@@ -110,6 +110,9 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
             }
             other => out.push(format!("{flow}: transport '{other}' needs router support that Linux lacks")),
         }
+        if f.forged_slow_downs > 0 {
+            out.push(format!("{flow}: inrpp.forged_slow_downs: INRPP notifications exist only in the simulator"));
+        }
         let t = &f.tcp;
         let mut differs = |field: &str, ours: String, linux: String| {
             out.push(format!("{flow}: tcp.{field} = {ours}: the lab runs Linux's {linux}"));
@@ -254,10 +257,16 @@ mod tests {
             dst = "s"
             transport = "mptcp"
             mptcp = { coupling = "lia", scheduler = "blest", baselines = true }
+            [[flows]]
+            name = "forger"
+            src = "c"
+            dst = "s"
+            inrpp = { forged_slow_downs = 2 }
             "#,
         );
         let r = refusals(&m, &kernel());
-        assert_eq!(r.len(), 5, "{r:#?}");
+        assert_eq!(r.len(), 6, "{r:#?}");
+        assert!(r[5].starts_with("flow 'forger': inrpp.forged_slow_downs"), "{}", r[5]);
         assert!(r[0].starts_with("flow 'w': tcp.cc 'westwood': not available"), "{}", r[0]);
         assert!(r[1].starts_with("flow 'w': tcp.sack = false"), "{}", r[1]);
         assert!(r[2].contains("flow 'm': mptcp.coupling 'lia'"), "{}", r[2]);
