@@ -50,8 +50,9 @@ def overview_figure(results: Results) -> Figure:
     for ax in (ax_goodput, ax_cwnd, ax_queue):
         ax.set_xlim(0, summary.get("duration_s") or None)
     _flow_legend(fig, flows, colors)
+    where = "on the kernel lab" if summary.get("plane") == "lab" else "simulated"
     fig.suptitle(f"{summary.get('scenario', 'run')}  ·  seed {summary.get('seed')}  ·  "
-                 f"{summary.get('duration_s', 0):g} s simulated", fontsize=14, fontweight="bold")
+                 f"{summary.get('duration_s', 0):g} s {where}", fontsize=14, fontweight="bold")
     return fig
 
 
