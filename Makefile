@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bench validate crossval lab-crossval inrpp clean
+.PHONY: run test install bench validate crossval lab-crossval inrpp inrpp-multihomed clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -37,7 +37,7 @@ bench: install
 # Validation figures against closed-form models and the congestion controls'
 # papers and RFCs (docs/validation.md).
 validate:
-	cargo test --release -p pathpool-sim --test tcp_validation --test cc_validation --test rcp --test inrpp -- --nocapture --test-threads=1 2>&1 | grep -oE '(FIGURE|test result).*'
+	cargo test --release -p pathpool-sim --test tcp_validation --test cc_validation --test rcp --test inrpp --test inrpp_multihomed -- --nocapture --test-threads=1 2>&1 | grep -oE '(FIGURE|test result).*'
 
 # Congestion control against ns-3 3.44, side by side (docs/validation.md). Long: about
 # 15 minutes on 2 cores (ns-3 takes 4 of them for BBR with 10 flows at 100 Mb/s);
@@ -56,6 +56,13 @@ lab-crossval: install
 # backpressure timeline beside pathpool's (docs/validation.md, INRPP). Seconds.
 inrpp:
 	python3 validation/inrpp_paper.py
+
+# INRPP's multihomed topology (Fig. 13): Fig. 14's AFCT by flow size and Table VI's
+# Jain's index for TCP, RCP, MPTCP and INRPP, E[L] = 30 and 500 packets, beside the
+# paper (docs/validation.md, INRPP multihomed). Seconds. INRPP_MH_ARGS=--seeds=1,2,3
+# averages over seeds.
+inrpp-multihomed:
+	python3 validation/inrpp_multihomed.py $(INRPP_MH_ARGS)
 
 clean:
 	rm -rf $(VENV) target results

@@ -141,6 +141,11 @@ impl InrppSender {
     fn send_syn(&mut self, io: &mut Io) {
         let mut p = Packet::new(self.flow, self.src, self.dst, Kind::Syn, self.header_bytes);
         p.ts_val = io.now;
+        // The INRPP option already on the SYN marks the flow's first packet
+        // as INRPP's, so a router caches it like the data when it overflows
+        // the queue (§III-D) instead of dropping it (§III-C: INRPP routers
+        // have no congestion-related drops).
+        p.inrpp = Some(self.nonces);
         self.stats.packets_sent += 1;
         io.out.push(p);
         self.arm_rto(io);

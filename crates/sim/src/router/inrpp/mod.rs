@@ -18,11 +18,12 @@
 //!   congested link at that rate, tagged with the next hop they were meant
 //!   for, while both detour egresses are in Push state.
 //!
-//! Only INRPP data (data segments carrying the INRPP option) is cached in
-//! the INRPP partition, detoured and pushed back; other transports' data
-//! that the queue cannot take goes to a small TCP partition (`partition`,
-//! §V-A), and ACKs, handshakes and probes meet the drop-tail queue as
-//! without the module. `record` keeps what the result tables report.
+//! Only INRPP packets (data segments and SYNs carrying the INRPP option)
+//! are cached in the INRPP partition, detoured and pushed back; other
+//! transports' data that the queue cannot take goes to a small TCP
+//! partition (`partition`, §V-A), and ACKs, other handshakes and probes meet
+//! the drop-tail queue as without the module. `record` keeps what the result
+//! tables report.
 
 pub mod auth;
 pub mod backpressure;
@@ -154,9 +155,9 @@ impl InrppParams {
 /// What an interface counts.
 #[derive(Debug, Default, Clone)]
 pub struct InterfaceStats {
-    /// Data packets that went into the cache.
+    /// INRPP packets (data and SYNs) that went into the cache.
     pub cached: u64,
-    /// Data packets dropped because the cache was full.
+    /// INRPP packets dropped because the cache was full.
     pub drops: u64,
     pub slow_downs_sent: u64,
     pub cancels_sent: u64,
@@ -492,7 +493,11 @@ impl RouterModule for Inrpp {
             opt.mac = auth::mac(link, pkt.flow, pkt.ack, opt);
             return Verdict::Queue;
         }
-        let Some(i) = self.index(link).filter(|_| pkt.kind == Kind::Data) else { return Verdict::Queue };
+        // INRPP SYNs (they carry the option) are cached like INRPP data: the
+        // cache takes the packets that overflow the queue (§III-D), and a
+        // handshake lost to a full queue would cost the flow its initial RTO.
+        let inrpp_syn = pkt.kind == Kind::Syn && pkt.inrpp.is_some();
+        let Some(i) = self.index(link).filter(|_| pkt.kind == Kind::Data || inrpp_syn) else { return Verdict::Queue };
         let f = &mut self.ifaces[i];
         let Some(nonces) = pkt.inrpp else {
             // Other transports' data: the TCP partition (§V-A) takes what the queue cannot.

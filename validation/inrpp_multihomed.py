@@ -1,0 +1,167 @@
+#!/usr/bin/env python3
+"""INRPP's multihomed experiment (Reñé et al., ToN 2022, Fig. 13, §IV-B):
+the paper's Fig. 14 (AFCT by flow size) and Table VI (Jain's index) beside
+pathpool's, for TCP, RCP, MPTCP and INRPP, with E[L] = 30 and 500 packets.
+
+Runs the built-in scenarios
+
+- ``inrpp-multihomed`` (senders behind node 0, receivers behind node 1, 1000
+  Poisson-arriving Pareto-sized flows at load 0.9 of link 0-1) with INRPP as
+  shipped, with TCP (NewReno, plain routers) and with RCP (routers with the
+  §IV-A alpha = 0.1, beta = 1.0): the paper's single-path setup;
+- ``inrpp-multihomed-mptcp`` (the same flows from senders multihomed on nodes
+  0 and 2, two subflows each) with MPTCP;
+
+each with E[L] = 30 (60 s) and E[L] = 500 packets (720 s: every flow
+completes), and prints, per E[L], the AFCT of each flow-size bin, the AFCT of
+all flows and Jain's index beside Table VI, and the paper's claims about
+Fig. 14 with pathpool's verdict on each.
+
+Fig. 14 is a plot the paper's text does not reproduce: no AFCT value can be
+read from it here, only the text's statements about it. Table VI's values
+are printed in the text. The bins are pathpool's (1-3-10 steps in packets of
+1500 bytes); the paper's x-axis is not in the text either.
+
+Usage:  python validation/inrpp_multihomed.py [--pathpool-bin PATH] [--seeds 1,2,3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import io
+import json
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path.insert(0, str(REPO / "bench"))
+from ns3_dumbbell import build_pathpool  # noqa: E402
+
+SCENARIOS = REPO / "python" / "pathpool" / "scenarios"
+SINGLE = SCENARIOS / "inrpp-multihomed.toml"
+MPTCP = SCENARIOS / "inrpp-multihomed-mptcp.toml"
+RCP_ROUTERS = '[routers]\nmodule = "rcp"\n[routers.params]\nalpha = 0.1\nbeta = 1.0\n'
+MSS = 1448
+TRANSPORTS = ("TCP", "RCP", "MPTCP", "INRPP")
+# E[L] (packets) -> simulated time: the last of the 1000 arrivals comes at
+# about 1000 / lambda (40 s and 667 s), and every flow completes by then plus
+# a few seconds with every transport.
+DURATIONS = {30: "60s", 500: "720s"}
+# Table VI: Jain's index, read from the paper's text.
+PAPER_JAIN = {
+    30: {"TCP": 0.8205, "RCP": 0.9301, "MPTCP": 0.6103, "INRPP": 0.9298},
+    500: {"TCP": 0.8575, "RCP": 0.9589, "MPTCP": 0.8947, "INRPP": 0.9895},
+}
+# Flow-size bins, packets: [edge_k, edge_k+1).
+EDGES = (1, 10, 30, 100, 300, 1000, 3000, 10000, 30000, 100000)
+
+
+def variant(transport: str, mean_size: int) -> str:
+    """The scenario text for one transport and E[L]."""
+    text = (MPTCP if transport == "MPTCP" else SINGLE).read_text()
+    for old, new in (("mean_size = 30", f"mean_size = {mean_size}"), ('duration = "60s"', f'duration = "{DURATIONS[mean_size]}"')):
+        if old not in text:
+            raise SystemExit(f"the built-in scenario no longer has `{old}`")
+        text = text.replace(old, new)
+    if transport in ("TCP", "RCP"):
+        head = text[: text.index("[routers]")]
+        text = head.replace('transport = "inrpp"', f'transport = "{transport.lower()}"') + (RCP_ROUTERS if transport == "RCP" else "")
+    return text
+
+
+def run(binary: Path, text: str, path: Path, seed: int) -> tuple[dict, list[dict]]:
+    """pathpool-sim's summary and flows table for one scenario text."""
+    path.write_text(text)
+
+    def sim(*extra: str) -> str:
+        p = subprocess.run([str(binary), "run", str(path), "--seed", str(seed), *extra], capture_output=True, text=True)
+        if p.returncode != 0:
+            raise SystemExit(f"pathpool-sim failed on {path}:\n{p.stderr[-2000:]}")
+        return p.stdout
+
+    return json.loads(sim("--json")), list(csv.DictReader(io.StringIO(sim("--table", "flows")), delimiter="\t"))
+
+
+def bin_of(size_bytes: int) -> int:
+    packets = -(-size_bytes // MSS)
+    return max(k for k, e in enumerate(EDGES) if packets >= e)
+
+
+def afct_by_bin(flows: list[dict]) -> dict[int, tuple[float, int]]:
+    """Mean FCT and count of the completed flows in each size bin."""
+    fcts: dict[int, list[float]] = {}
+    for f in flows:
+        if f["completed"] == "true":
+            fcts.setdefault(bin_of(int(f["size_bytes"])), []).append(float(f["fct_s"]))
+    return {k: (sum(v) / len(v), len(v)) for k, v in fcts.items()}
+
+
+def label(k: int) -> str:
+    return f"{EDGES[k]}-{EDGES[k + 1] - 1}" if k + 1 < len(EDGES) else f"{EDGES[k]}+"
+
+
+def mean(xs: list[float]) -> float:
+    return sum(xs) / len(xs)
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("--pathpool-bin", type=Path, metavar="PATH", help="use this pathpool-sim instead of building one with cargo")
+    ap.add_argument("--seeds", default="1", help="comma-separated seeds; figures are means over them (default: 1)")
+    args = ap.parse_args()
+    seeds = [int(s) for s in args.seeds.split(",")]
+    binary = args.pathpool_bin.resolve() if args.pathpool_bin else build_pathpool(SystemExit)
+
+    print("INRPP multihomed topology (Fig. 13, §IV-B): 1000 Poisson-arriving flows, Pareto sizes (shape 1.2), load 0.9 of link 0-1")
+    print(f"seeds {', '.join(map(str, seeds))}; Fig. 14's values are a plot not in the paper's text: only its claims are compared")
+    with tempfile.TemporaryDirectory(prefix="pathpool-inrpp-mh-") as tmp:
+        for mean_size in (30, 500):
+            # results[transport] = [(summary, flows) per seed]
+            results = {t: [run(binary, variant(t, mean_size), Path(tmp) / f"{t}-{mean_size}.toml", s) for s in seeds] for t in TRANSPORTS}
+            bins = sorted({k for runs in results.values() for _, flows in runs for k in afct_by_bin(flows)})
+
+            def afct_bin(t: str, k: int) -> float | None:
+                v = [afct_by_bin(flows).get(k) for _, flows in results[t]]
+                return mean([x[0] for x in v]) if all(v) else None
+
+            afct = {t: mean([s["afct_s"] for s, _ in results[t]]) for t in TRANSPORTS}
+            jain = {t: mean([s["jain_index"] for s, _ in results[t]]) for t in TRANSPORTS}
+            print(f"\nE[L] = {mean_size} packets: flows completed " +
+                  ", ".join(f"{t} {mean([s['flows_completed'] for s, _ in results[t]]):.0f}" for t in TRANSPORTS) +
+                  f"; {mean([sum(int(f['size_bytes']) for f in fl) for _, fl in results['TCP']]) / 1e6:.1f} MB offered")
+            print(f"  Fig. 14{'ab'[mean_size == 500]}: AFCT (s) by flow size, pathpool (paper: plot only)")
+            print(f"  {'packets':>12} {'flows':>6} " + " ".join(f"{t:>8}" for t in TRANSPORTS) + "   INRPP/MPTCP  INRPP/TCP")
+            for k in bins:
+                cells = {t: afct_bin(t, k) for t in TRANSPORTS}
+                n = mean([afct_by_bin(flows).get(k, (0, 0))[1] for _, flows in results["TCP"]])
+                row = " ".join(f"{cells[t]:8.3f}" if cells[t] is not None else f"{'-':>8}" for t in TRANSPORTS)
+                ratios = "".join(f"{cells['INRPP'] / cells[o]:13.2f}" if cells["INRPP"] and cells[o] else f"{'-':>13}" for o in ("MPTCP", "TCP"))
+                print(f"  {label(k):>12} {n:6.0f} {row} {ratios}")
+            print(f"  {'all':>12} {'':6} " + " ".join(f"{afct[t]:8.3f}" for t in TRANSPORTS) +
+                  f"{afct['INRPP'] / afct['MPTCP']:13.2f}{afct['INRPP'] / afct['TCP']:13.2f}")
+            print("  Table VI: Jain's index (pathpool: over every flow's whole-flow goodput; the paper does not say its measure)")
+            print(f"  {'':>12} {'':6} " + " ".join(f"{t:>8}" for t in TRANSPORTS))
+            print(f"  {'pathpool':>12} {'':6} " + " ".join(f"{jain[t]:8.4f}" for t in TRANSPORTS))
+            print(f"  {'paper':>12} {'':6} " + " ".join(f"{PAPER_JAIN[mean_size][t]:8.4f}" for t in TRANSPORTS))
+            largest = max(bins)
+            gain = max(1 - afct_bin("INRPP", k) / afct_bin("MPTCP", k) for k in bins if afct_bin("INRPP", k) and afct_bin("MPTCP", k))
+            claims = (
+                ("AFCT of MPTCP and INRPP much shorter than TCP's and RCP's", max(afct["MPTCP"], afct["INRPP"]) < min(afct["TCP"], afct["RCP"])),
+                ("RCP does not outperform TCP", afct["RCP"] >= afct["TCP"]),
+                ("INRPP outperforms MPTCP", afct["INRPP"] < afct["MPTCP"]),
+                (f"INRPP up to around 50 % shorter than MPTCP in some bins (pathpool: up to {100 * gain:.0f} %)", gain >= 0.4),
+                (f"INRPP below TCP for the largest flows ({label(largest)} packets)", afct_bin("INRPP", largest) < afct_bin("TCP", largest)),
+                ("Jain: MPTCP the least fair (Table VI)", jain["MPTCP"] == min(jain.values())),
+                ("Jain: INRPP fairer than TCP and MPTCP (Table VI)", jain["INRPP"] > max(jain["TCP"], jain["MPTCP"])),
+            )
+            print("  the paper's claims (§IV-B.2):")
+            for text, holds in claims:
+                print(f"    {'yes' if holds else 'NO ':3}  {text}")
+
+
+if __name__ == "__main__":
+    main()
