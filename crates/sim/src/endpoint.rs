@@ -1,8 +1,10 @@
 //! The end-points of a flow, by transport: the world drives each the same
 //! way (start, packets, timers) and reads the same measurements from it.
 
+use std::rc::Rc;
+
 use crate::engine::RngStream;
-use crate::inrpp::InrppSender;
+use crate::inrpp::{InrppSender, InterfaceShare};
 use crate::mptcp::{MptcpReceiver, MptcpSender};
 use crate::net::packet::Packet;
 use crate::net::NodeId;
@@ -25,7 +27,8 @@ pub enum Sender {
 impl Sender {
     /// The sender for `transport` (validated: "tcp", "rcp" or "inrpp"); `rng`
     /// is the flow's random stream for TCP's congestion control,
-    /// `line_rate_bps` the rate of the flow's first link (INRPP's open loop).
+    /// `interface` the flow's first link, which the source host's INRPP
+    /// senders take turns on (INRPP's processor sharing).
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         transport: &str,
@@ -36,11 +39,11 @@ impl Sender {
         header_bytes: u32,
         cfg: TcpConfig,
         rng: RngStream,
-        line_rate_bps: f64,
+        interface: Rc<InterfaceShare>,
     ) -> Sender {
         match transport {
             "rcp" => Sender::Rcp(RcpSender::new(flow, src, dst, size, header_bytes, &cfg)),
-            "inrpp" => Sender::Inrpp(InrppSender::new(flow, src, dst, size, header_bytes, &cfg, line_rate_bps)),
+            "inrpp" => Sender::Inrpp(InrppSender::new(flow, src, dst, size, header_bytes, &cfg, interface)),
             _ => Sender::Tcp(TcpSender::new(flow, src, dst, size, header_bytes, cfg, rng)),
         }
     }

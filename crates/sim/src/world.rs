@@ -5,10 +5,13 @@
 //! the far end is scheduled as soon as transmission starts) and two when it
 //! had to queue (a TxDone event starts the next transmission), as in htsim.
 
+use std::collections::BTreeMap;
+use std::rc::Rc;
 use std::time::Instant;
 
 use crate::endpoint::{Receiver, Sender};
 use crate::engine::{EventQueue, Seeds};
+use crate::inrpp::InterfaceShare;
 use crate::metrics::sampler::{FlowSample, LinkSample, Sampler, SubflowSample};
 use crate::mptcp::{MptcpReceiver, MptcpSender};
 use crate::net::interfaces::Interfaces;
@@ -120,6 +123,8 @@ impl<'m> World<'m> {
         }
         let ifaces = Interfaces::of_model(&model.nodes, &model.links);
         let mut flows = Vec::with_capacity(flow_models.len());
+        // Each host interface, which the INRPP senders leaving over it take turns on.
+        let mut shares: BTreeMap<LinkId, Rc<InterfaceShare>> = BTreeMap::new();
         for (i, f) in flow_models.iter().enumerate() {
             let id = i as u32;
             if f.after.is_none() {
@@ -139,7 +144,7 @@ impl<'m> World<'m> {
                         model.header_bytes,
                         f.tcp.clone(),
                         seeds.stream(&format!("flow:{}:cc", f.name)),
-                        first_hop_rate(model, f, id),
+                        first_hop(model, f, id, &mut shares),
                     ),
                     Receiver::Tcp({
                         let mut r = TcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, f.tcp.clone());
@@ -568,8 +573,12 @@ impl<'m> World<'m> {
     }
 }
 
-/// The rate of the first link on `f`'s route (flow number `id`, for ECMP's
-/// hash): INRPP end-points send open loop at their interface's rate.
-fn first_hop_rate(model: &Model, f: &FlowModel, id: u32) -> f64 {
-    model.routes.next_hop(f.src, f.dst, id, model.ecmp).map_or(0.0, |l| model.links[l as usize / 2].dirs[l as usize % 2].rate_bps)
+/// The first link on `f`'s route (flow number `id`, for ECMP's hash), as
+/// the INRPP flows leaving over it share it: they send open loop at their
+/// interface's rate, taking turns on it (§III-C's processor sharing).
+fn first_hop(model: &Model, f: &FlowModel, id: u32, shares: &mut BTreeMap<LinkId, Rc<InterfaceShare>>) -> Rc<InterfaceShare> {
+    match model.routes.next_hop(f.src, f.dst, id, model.ecmp) {
+        Some(l) => shares.entry(l).or_insert_with(|| InterfaceShare::new(model.links[l as usize / 2].dirs[l as usize % 2].rate_bps)).clone(),
+        None => InterfaceShare::new(0.0),
+    }
 }

@@ -45,14 +45,22 @@ fn col(out: &RunOutput, table_name: &str, column: &str) -> Vec<f64> {
     f64s(table(out, table_name), column)
 }
 
-/// Bytes sent over the link direction named `name`.
-fn bytes_over(out: &RunOutput, name: &str) -> f64 {
+/// A column of `links` for the link direction named `name`.
+fn direction(out: &RunOutput, name: &str, column: &str) -> f64 {
     let names = match &table(out, "links").columns.iter().find(|(n, _)| *n == "name").expect("names").1 {
         pathpool_sim::metrics::Column::Str(v) => v.clone(),
         other => panic!("names: {other:?}"),
     };
     let i = names.iter().position(|n| n == name).unwrap_or_else(|| panic!("no direction {name}"));
-    col(out, "links", "bytes_sent")[i]
+    col(out, "links", column)[i]
+}
+
+fn bytes_over(out: &RunOutput, name: &str) -> f64 {
+    direction(out, name, "bytes_sent")
+}
+
+fn max_queue(out: &RunOutput, name: &str) -> f64 {
+    direction(out, name, "max_queue_bytes")
 }
 
 /// AFCT of the completed flows of at least `min_packets` packets (all: 0).
@@ -157,7 +165,10 @@ fn fig_14a_orderings_with_small_flows() {
 /// caches 12.5 MB): no cache ever fills, no INRPP packet is lost (no
 /// timeout, no retransmission: a SYN or a data segment dropped by a full
 /// queue would cost its flow a timeout), and every segment reaches its
-/// receiver exactly once, so each flow gets exactly its bytes.
+/// receiver exactly once, so each flow gets exactly its bytes. The flows of
+/// one sender take turns on its interface (§III-C's processor sharing), so
+/// its queue never holds more than a packet and a SYN; flows each pacing at
+/// the interface's rate would queue 123 kB there.
 #[test]
 fn inrpp_delivers_every_byte_exactly_once_without_a_loss() {
     let out = run_toml(&experiment("inrpp", 500, 300, "240s"));
@@ -169,6 +180,8 @@ fn inrpp_delivers_every_byte_exactly_once_without_a_loss() {
         col(&out, "inrpp_interfaces", "max_cache_bytes").iter().fold(0.0, |a: f64, &b| a.max(b)) / 1e6
     );
     assert_eq!(out.summary["flows_completed"], 300);
+    let senders: Vec<f64> = (0..10).map(|i| max_queue(&out, &format!("s{i}-n0:s{i}>n0"))).collect();
+    assert!(senders.iter().all(|&q| q <= 1552.0), "senders' queues {senders:?} bytes");
     assert_eq!(col(&out, "inrpp_interfaces", "drops_cache").iter().sum::<f64>(), 0.0);
     assert_eq!(col(&out, "flows", "timeouts").iter().sum::<f64>(), 0.0, "an INRPP packet was lost");
     assert_eq!(col(&out, "flows", "retransmits").iter().sum::<f64>(), 0.0);

@@ -3,12 +3,15 @@
 //!
 //! - **Open loop** (the initial mode): segments leave paced at the rate of
 //!   the sender's interface ("processor sharing ... at the rate available
-//!   through its outgoing interface"), limited only by the receiver's window.
+//!   through its outgoing interface"), limited only by the receiver's window;
+//!   the INRPP flows of one host interface take turns on it, one packet
+//!   each (`share`).
 //! - **Closed loop**: an ACK carrying a slow-down notification (which only
 //!   reaches the sender when every interface up to the first router is in
 //!   Backpressure, §II-B) makes the sender send one data packet per ACK it
-//!   receives. A cancel notification, or a retransmission timeout (no ACK for
-//!   a whole RTO), puts it back in open loop.
+//!   receives (still in turn with the host's other flows). A cancel
+//!   notification, or a retransmission timeout (no ACK for a whole RTO),
+//!   puts it back in open loop.
 //! - **Nonces**: every nonce an ACK carries is stored and echoed in all
 //!   later data packets, so that the routers holding it cache this flow's
 //!   data in closed loop (§II-A.3); a cancel forgets its nonce.
@@ -20,6 +23,9 @@
 //!   timeouts are for "packet corruption"). The receiver is TCP's, which
 //!   holds out-of-order data and reports it in SACK blocks.
 
+use std::rc::Rc;
+
+use super::share::InterfaceShare;
 use crate::net::packet::{InrppOption, Kind, Note, Packet};
 use crate::net::NodeId;
 use crate::tcp::rate_sample::TxStamp;
@@ -57,16 +63,16 @@ pub struct InrppSender {
     /// Outstanding segments, SACKed and lost ones marked (no rate stamps).
     board: Scoreboard,
     pub rtt: RttEstimator,
-    /// The open-loop rate: the sender's interface, wire bit/s.
-    line_rate_bps: f64,
+    /// The sender's interface, shared with the host's other INRPP senders.
+    interface: Rc<InterfaceShare>,
+    /// The interface's slot booked for the next packet.
+    slot: Option<Time>,
     /// Closed loop: one data packet per ACK.
     closed_loop: bool,
     /// ACKs received in closed loop and not yet answered with a data packet.
     credits: u64,
     /// Nonces learnt from ACKs, echoed on every data packet.
     nonces: InrppOption,
-    /// When the last segment left, and its wire bits: the next may leave bits/rate later.
-    last_departure: Option<(Time, f64)>,
     timers: SenderTimers,
     pub stats: SenderStats,
     /// Times the sender went from open to closed loop.
@@ -81,7 +87,7 @@ impl InrppSender {
         size: Option<u64>,
         header_bytes: u32,
         cfg: &TcpConfig,
-        line_rate_bps: f64,
+        interface: Rc<InterfaceShare>,
     ) -> InrppSender {
         InrppSender {
             flow,
@@ -97,21 +103,23 @@ impl InrppSender {
             rwnd: cfg.rcv_buffer,
             board: Scoreboard::default(),
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
-            line_rate_bps,
+            interface,
+            slot: None,
             closed_loop: false,
             credits: 0,
             nonces: InrppOption::default(),
-            last_departure: None,
             timers: SenderTimers::default(),
             stats: SenderStats::default(),
             slow_downs: 0,
         }
     }
 
-    /// The open-loop rate in payload bytes per second, as `CcState::pacing_rate` counts.
+    /// The open-loop rate, its interface's (which the host's INRPP flows
+    /// take turns on), in payload bytes per second, as
+    /// `CcState::pacing_rate` counts.
     pub fn payload_rate(&self) -> Option<f64> {
         let payload_share = self.mss as f64 / (self.mss + self.header_bytes as u64) as f64;
-        Some(self.line_rate_bps / 8.0 * payload_share)
+        Some(self.interface.rate_bps() / 8.0 * payload_share)
     }
 
     /// Bytes believed in the network (RFC 6675 pipe).
@@ -253,14 +261,16 @@ impl InrppSender {
         self.arm_rto(io);
     }
 
-    /// Sends lost segments first, then new data, each at its paced
-    /// departure time; in closed loop only as many as ACKs have allowed.
+    /// Sends lost segments first, then new data, each in the interface slot
+    /// it booked once the one before had left (§III-C's processor sharing);
+    /// in closed loop only as many as ACKs have allowed.
     fn send_what_we_can(&mut self, io: &mut Io) {
         if self.state != State::Established {
             return;
         }
         loop {
             if self.closed_loop && self.credits == 0 {
+                self.slot = None;
                 return;
             }
             let (seq, len, retransmission) = match self.board.next_retransmission() {
@@ -268,19 +278,21 @@ impl InrppSender {
                 None => {
                     let len = (self.app_limit - self.snd_nxt).min(self.mss);
                     if len == 0 || self.snd_nxt + len > self.snd_una + self.rwnd.max(self.mss) {
+                        self.slot = None;
                         return;
                     }
                     (self.snd_nxt, len, false)
                 }
             };
-            // One packet of s wire bits every s/C seconds, C the interface's rate.
-            let due = self.last_departure.map_or(Time::ZERO, |(t, bits)| t + Time::from_secs_f64(bits / self.line_rate_bps));
+            let bits = (len + self.header_bytes as u64) as f64 * 8.0;
+            let due = *self.slot.get_or_insert_with(|| self.interface.book(io.now, bits));
             if io.now < due {
                 if let Some(at) = self.timers.pacing.arm(due) {
                     io.timers.push((TimerKind::Pacing, at));
                 }
                 return;
             }
+            self.slot = None;
             if self.closed_loop {
                 self.credits -= 1;
             }
@@ -304,7 +316,6 @@ impl InrppSender {
         p.ts_val = io.now;
         p.retransmission = retransmission;
         p.inrpp = Some(self.nonces);
-        self.last_departure = Some((io.now, p.size as f64 * 8.0));
         self.stats.segments_sent += 1;
         self.stats.packets_sent += 1;
         io.out.push(p);
@@ -320,7 +331,7 @@ mod tests {
 
     fn sender() -> (InrppSender, Vec<Packet>, Vec<(TimerKind, Time)>) {
         let cfg = TcpConfig { handshake: false, ..TcpConfig::default() };
-        (InrppSender::new(0, 0, 1, Some(100 * 1448), 52, &cfg, 12e6), Vec::new(), Vec::new())
+        (InrppSender::new(0, 0, 1, Some(100 * 1448), 52, &cfg, InterfaceShare::new(12e6)), Vec::new(), Vec::new())
     }
 
     fn ack(ack: u64, notes: &[(u32, Note)]) -> Packet {
@@ -366,6 +377,41 @@ mod tests {
         assert!(out[6].inrpp.unwrap().entries().is_empty());
         advance(&mut s, &mut out, &mut timers, Time::from_micros(32500));
         assert_eq!(out.len(), 9);
+    }
+
+    /// §III-C's processor sharing: two open-loop flows of one 12 Mb/s
+    /// interface take turns, one 1500-byte packet each, so each sends one
+    /// every 2 ms and the two together one a millisecond; once the first
+    /// has sent its 5 packets, the second has the interface to itself; in
+    /// closed loop it books a slot for each packet an ACK allows.
+    #[test]
+    fn the_flows_of_one_interface_take_turns_on_it() {
+        let cfg = TcpConfig { handshake: false, ..TcpConfig::default() };
+        let iface = InterfaceShare::new(12e6);
+        let mut a = InrppSender::new(0, 0, 1, Some(5 * 1448), 52, &cfg, iface.clone());
+        let mut b = InrppSender::new(1, 0, 2, Some(100 * 1448), 52, &cfg, iface.clone());
+        let (mut out_a, mut out_b, mut ta, mut tb) = (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        a.start(&mut Io { now: Time::ZERO, out: &mut out_a, timers: &mut ta });
+        b.start(&mut Io { now: Time::ZERO, out: &mut out_b, timers: &mut tb });
+        // a leaves at 0 and books 1 ms; b books 2 ms, then a 3 ms, and so on.
+        assert_eq!((out_a.len(), out_b.len()), (1, 0));
+        let (mut t, mut departures) = (Time::ZERO, Vec::new());
+        while t < Time::from_micros(12500) {
+            t += Time::from_micros(250);
+            let (na, nb) = (out_a.len(), out_b.len());
+            advance(&mut a, &mut out_a, &mut ta, t);
+            advance(&mut b, &mut out_b, &mut tb, t);
+            departures.extend((na..out_a.len()).map(|_| ('a', t)).chain((nb..out_b.len()).map(|_| ('b', t))));
+        }
+        let at = |c: char| departures.iter().filter(|d| d.0 == c).map(|d| d.1.nanos() / 1000).collect::<Vec<_>>();
+        assert_eq!(at('a'), [1000, 3000, 5000, 7000]);
+        assert_eq!(at('b'), [2000, 4000, 6000, 8000, 9000, 10000, 11000, 12000]);
+        // Closed loop: one ACK, one packet, in the next free slot.
+        b.on_packet(&ack(1448, &[(7, Note::SlowDown)]), &mut Io { now: Time::from_micros(12600), out: &mut out_b, timers: &mut tb });
+        assert!(b.closed_loop());
+        advance(&mut b, &mut out_b, &mut tb, Time::from_millis(20));
+        assert_eq!(out_b.len(), 9);
+        assert_eq!(iface.book(Time::from_millis(20), 12_000.0), Time::from_millis(20), "nothing booked ahead");
     }
 
     #[test]
