@@ -13,9 +13,10 @@ Runs the built-in scenarios
   0 and 2, two subflows each) with MPTCP;
 
 each with E[L] = 30 (60 s) and E[L] = 500 packets (720 s: every flow
-completes), and prints, per E[L], the AFCT of each flow-size bin, the AFCT of
-all flows and Jain's index beside Table VI, and the paper's claims about
-Fig. 14 with pathpool's verdict on each.
+completes), and prints, per E[L], the AFCT of each flow-size bin and of all
+flows, the mean goodput of each bin (what Jain's index is taken over),
+Jain's index beside Table VI, and the paper's claims about Fig. 14 and
+Table VI with pathpool's verdict on each.
 
 Fig. 14 is a plot the paper's text does not reproduce: no AFCT value can be
 read from it here, only the text's statements about it. Table VI's values
@@ -91,13 +92,13 @@ def bin_of(size_bytes: int) -> int:
     return max(k for k, e in enumerate(EDGES) if packets >= e)
 
 
-def afct_by_bin(flows: list[dict]) -> dict[int, tuple[float, int]]:
-    """Mean FCT and count of the completed flows in each size bin."""
-    fcts: dict[int, list[float]] = {}
+def by_bin(flows: list[dict], column: str) -> dict[int, tuple[float, int]]:
+    """Mean of `column` over the completed flows of each size bin, and their count."""
+    values: dict[int, list[float]] = {}
     for f in flows:
         if f["completed"] == "true":
-            fcts.setdefault(bin_of(int(f["size_bytes"])), []).append(float(f["fct_s"]))
-    return {k: (sum(v) / len(v), len(v)) for k, v in fcts.items()}
+            values.setdefault(bin_of(int(f["size_bytes"])), []).append(float(f[column]))
+    return {k: (sum(v) / len(v), len(v)) for k, v in values.items()}
 
 
 def label(k: int) -> str:
@@ -122,10 +123,10 @@ def main() -> None:
         for mean_size in (30, 500):
             # results[transport] = [(summary, flows) per seed]
             results = {t: [run(binary, variant(t, mean_size), Path(tmp) / f"{t}-{mean_size}.toml", s) for s in seeds] for t in TRANSPORTS}
-            bins = sorted({k for runs in results.values() for _, flows in runs for k in afct_by_bin(flows)})
+            bins = sorted({k for runs in results.values() for _, flows in runs for k in by_bin(flows, "fct_s")})
 
-            def afct_bin(t: str, k: int) -> float | None:
-                v = [afct_by_bin(flows).get(k) for _, flows in results[t]]
+            def bin_mean(t: str, k: int, column: str = "fct_s") -> float | None:
+                v = [by_bin(flows, column).get(k) for _, flows in results[t]]
                 return mean([x[0] for x in v]) if all(v) else None
 
             afct = {t: mean([s["afct_s"] for s, _ in results[t]]) for t in TRANSPORTS}
@@ -136,25 +137,30 @@ def main() -> None:
             print(f"  Fig. 14{'ab'[mean_size == 500]}: AFCT (s) by flow size, pathpool (paper: plot only)")
             print(f"  {'packets':>12} {'flows':>6} " + " ".join(f"{t:>8}" for t in TRANSPORTS) + "   INRPP/MPTCP  INRPP/TCP")
             for k in bins:
-                cells = {t: afct_bin(t, k) for t in TRANSPORTS}
-                n = mean([afct_by_bin(flows).get(k, (0, 0))[1] for _, flows in results["TCP"]])
+                cells = {t: bin_mean(t, k) for t in TRANSPORTS}
+                n = mean([by_bin(flows, "fct_s").get(k, (0, 0))[1] for _, flows in results["TCP"]])
                 row = " ".join(f"{cells[t]:8.3f}" if cells[t] is not None else f"{'-':>8}" for t in TRANSPORTS)
                 ratios = "".join(f"{cells['INRPP'] / cells[o]:13.2f}" if cells["INRPP"] and cells[o] else f"{'-':>13}" for o in ("MPTCP", "TCP"))
                 print(f"  {label(k):>12} {n:6.0f} {row} {ratios}")
             print(f"  {'all':>12} {'':6} " + " ".join(f"{afct[t]:8.3f}" for t in TRANSPORTS) +
                   f"{afct['INRPP'] / afct['MPTCP']:13.2f}{afct['INRPP'] / afct['TCP']:13.2f}")
+            print("  goodput (Mb/s) by flow size, pathpool: what Jain's index below is taken over")
+            for k in bins:
+                cells = [bin_mean(t, k, "goodput_bps") for t in TRANSPORTS]
+                print(f"  {label(k):>12} {'':6} " + " ".join(f"{c / 1e6:8.2f}" if c is not None else f"{'-':>8}" for c in cells))
             print("  Table VI: Jain's index (pathpool: over every flow's whole-flow goodput; the paper does not say its measure)")
             print(f"  {'':>12} {'':6} " + " ".join(f"{t:>8}" for t in TRANSPORTS))
             print(f"  {'pathpool':>12} {'':6} " + " ".join(f"{jain[t]:8.4f}" for t in TRANSPORTS))
             print(f"  {'paper':>12} {'':6} " + " ".join(f"{PAPER_JAIN[mean_size][t]:8.4f}" for t in TRANSPORTS))
+            print(f"  {'difference':>12} {'':6} " + " ".join(f"{100 * (jain[t] / PAPER_JAIN[mean_size][t] - 1):+7.0f}%" for t in TRANSPORTS))
             largest = max(bins)
-            gain = max(1 - afct_bin("INRPP", k) / afct_bin("MPTCP", k) for k in bins if afct_bin("INRPP", k) and afct_bin("MPTCP", k))
+            gain = max(1 - bin_mean("INRPP", k) / bin_mean("MPTCP", k) for k in bins if bin_mean("INRPP", k) and bin_mean("MPTCP", k))
             claims = (
                 ("AFCT of MPTCP and INRPP much shorter than TCP's and RCP's", max(afct["MPTCP"], afct["INRPP"]) < min(afct["TCP"], afct["RCP"])),
                 ("RCP does not outperform TCP", afct["RCP"] >= afct["TCP"]),
                 ("INRPP outperforms MPTCP", afct["INRPP"] < afct["MPTCP"]),
                 (f"INRPP up to around 50 % shorter than MPTCP in some bins (pathpool: up to {100 * gain:.0f} %)", gain >= 0.4),
-                (f"INRPP below TCP for the largest flows ({label(largest)} packets)", afct_bin("INRPP", largest) < afct_bin("TCP", largest)),
+                (f"INRPP below TCP for the largest flows ({label(largest)} packets)", bin_mean("INRPP", largest) < bin_mean("TCP", largest)),
                 ("Jain: MPTCP the least fair (Table VI)", jain["MPTCP"] == min(jain.values())),
                 ("Jain: INRPP fairer than TCP and MPTCP (Table VI)", jain["INRPP"] > max(jain["TCP"], jain["MPTCP"])),
             )
