@@ -607,16 +607,17 @@ fn expand_workload(
     if dst.is_empty() {
         p.add(format!("{field}.dst"), "needs at least one destination node");
     }
-    if !(*load > 0.0) {
+    // Written so that NaN fails too.
+    if load.partial_cmp(&0.0) != Some(std::cmp::Ordering::Greater) {
         p.add(format!("{field}.load"), format!("must be positive, got {load}"));
     }
     if capacity.0 <= 0.0 {
         p.add(format!("{field}.capacity"), format!("must be positive, got {} bit/s", capacity.0));
     }
-    if !(*mean_size >= 1.0) {
+    if mean_size.partial_cmp(&1.0).is_none_or(|o| o == std::cmp::Ordering::Less) {
         p.add(format!("{field}.mean_size"), format!("must be at least 1 packet, got {mean_size}"));
     }
-    if !(*shape > 1.0) {
+    if shape.partial_cmp(&1.0) != Some(std::cmp::Ordering::Greater) {
         p.add(format!("{field}.shape"), format!("must exceed 1 for a finite mean, got {shape}"));
     }
     if *flows == 0 {

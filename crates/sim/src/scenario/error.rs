@@ -40,13 +40,14 @@ impl fmt::Display for ScenarioError {
 impl std::error::Error for ScenarioError {}
 
 /// Collects problems while validating.
+#[derive(Default)]
 pub struct Problems {
     pub list: Vec<Problem>,
 }
 
 impl Problems {
     pub fn new() -> Problems {
-        Problems { list: Vec::new() }
+        Problems::default()
     }
 
     /// Records a problem once (both directions of a link share their fields).
