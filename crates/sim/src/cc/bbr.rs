@@ -386,7 +386,9 @@ impl Bbr {
         self.reset_mode(now);
     }
 
-    /// Linux `bbr_update_min_rtt`, PROBE_RTT included.
+    /// Linux `bbr_update_min_rtt`, PROBE_RTT included. `ack.rtt` is Linux's
+    /// `rs->rtt_us`: the RTT of the most recently sent segment the ACK newly
+    /// delivers (`tcp_clean_rtx_queue`'s `ca_rtt_us`).
     fn update_min_rtt(&mut self, s: &mut CcState, ack: &AckInfo) {
         let now = ack.now;
         let expired = now > self.min_rtt_stamp + self.p.min_rtt_window;

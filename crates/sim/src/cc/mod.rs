@@ -42,9 +42,12 @@ pub struct AckInfo {
     /// Bytes newly acknowledged by the cumulative ACK (not counted before by
     /// SACK); 0 for a duplicate ACK.
     pub acked: u64,
-    /// RTT sample taken from this ACK (RFC 7323 timestamp echo), if any.
+    /// RTT sample of this ACK for the congestion control, if any: Linux's
+    /// `ca_rtt_us` (`rs->rtt_us`), from the most recently sent segment it
+    /// newly delivers (see `TcpSender`), not srtt's timestamp echo.
     pub rtt: Option<Time>,
     pub srtt: Option<Time>,
+    /// The minimum of the `rtt` samples so far (Linux's `tcp_min_rtt`).
     pub min_rtt: Option<Time>,
     /// Bytes in flight after this ACK (RFC 6675 "pipe").
     pub in_flight: u64,

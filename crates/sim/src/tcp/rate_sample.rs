@@ -22,6 +22,10 @@ pub struct TxStamp {
     pub sent_time: Time,
     /// The connection was application-limited when the segment was sent.
     pub app_limited: bool,
+    /// This send was a retransmission, so the segment has been sent more
+    /// than once (Linux's TCPCB_EVER_RETRANS): its ACK gives no RTT sample
+    /// by send time (Karn's rule).
+    pub retransmission: bool,
 }
 
 /// The rate sample of one ACK (the draft's rs.* fields, Linux's `struct rate_sample`).
@@ -94,6 +98,7 @@ impl RateEstimator {
             first_tx_time: self.first_tx_time,
             sent_time: now,
             app_limited: self.app_limited != 0,
+            retransmission: false,
         }
     }
 

@@ -24,9 +24,22 @@ impl RttEstimator {
         RttEstimator { srtt: None, rttvar: Time::ZERO, rto: initial_rto, min_rto, max_rto, backoff: 0, min_rtt: None, samples: 0, sum_ns: 0 }
     }
 
+    /// A sample for both srtt (RFC 6298) and the minimum.
+    pub fn sample(&mut self, r: Time) {
+        self.sample_srtt(r);
+        self.sample_min(r);
+    }
+
+    /// The minimum RTT seen (Linux's `tp->rtt_min`, which it feeds with the
+    /// congestion control's sample, `ca_rtt_us`; Linux forgets it after
+    /// 5 minutes, longer than a run).
+    pub fn sample_min(&mut self, r: Time) {
+        self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
+    }
+
     /// RFC 6298 §2.2–2.4; a new sample also clears the backoff (§5.7 leaves
     /// this to the implementation; Linux and ns-3 both recompute from srtt).
-    pub fn sample(&mut self, r: Time) {
+    pub fn sample_srtt(&mut self, r: Time) {
         match self.srtt {
             None => {
                 self.srtt = Some(r);
@@ -42,7 +55,6 @@ impl RttEstimator {
         let var = Time(4 * self.rttvar.nanos()).max(CLOCK_GRANULARITY);
         self.rto = (srtt + var).max(self.min_rto).min(self.max_rto);
         self.backoff = 0;
-        self.min_rtt = Some(self.min_rtt.map_or(r, |m| m.min(r)));
         self.samples += 1;
         self.sum_ns += r.nanos() as u128;
     }

@@ -105,16 +105,26 @@ impl Scoreboard {
     /// Removes segments acknowledged cumulatively below `ack`, reporting those
     /// not SACKed before to `delivered`.
     pub fn ack(&mut self, ack: u64, mut delivered: impl FnMut(&TxStamp, u32)) {
+        self.ack_each(ack, |tx, len, sacked| {
+            if !sacked {
+                delivered(tx, len);
+            }
+        });
+    }
+
+    /// Removes segments acknowledged cumulatively below `ack`, reporting each
+    /// to `acked` with whether it had been SACKed before.
+    pub fn ack_each(&mut self, ack: u64, mut acked: impl FnMut(&TxStamp, u32, bool)) {
         while let Some(s) = self.segs.front() {
             if s.end() > ack {
                 break;
             }
             let s = self.segs.pop_front().expect("front exists");
             self.outstanding -= s.len as u64;
+            acked(&s.tx, s.len, s.sacked);
             if s.sacked {
                 self.sacked -= s.len as u64;
             } else {
-                delivered(&s.tx, s.len);
                 if s.lost {
                     self.lost -= s.len as u64;
                 }

@@ -10,8 +10,16 @@
 //!   unSACKed segment is deemed lost and resent in order under slow start.
 //!   ssthresh falls once per window of data: not again for a timeout during
 //!   fast recovery or a backed-off one (RFC 5681 §3.1, Linux tcp_enter_loss).
-//! - RTT samples come from timestamp echoes on ACKs that advance the
-//!   cumulative ACK (RFC 7323 §4), so retransmissions need no Karn rule.
+//! - srtt and the RTO take their samples from timestamp echoes on ACKs that
+//!   advance the cumulative ACK (RFC 7323 §4, as ns-3 does), so
+//!   retransmissions need no Karn rule. With delayed ACKs the echo is that of
+//!   the first segment the ACK covers.
+//! - The congestion control's RTT sample, and the minimum RTT, are Linux's
+//!   `ca_rtt_us` (`tcp_clean_rtx_queue`, `tcp_ack_update_rtt`): the time
+//!   since the most recently sent segment this ACK newly delivers, among
+//!   those never retransmitted, SACKed ones taking precedence; the timestamp
+//!   echo only when there is no such segment. So a delayed ACK for segments
+//!   paced apart does not add the pacing gap to min_rtt.
 //! - Every ACK yields a delivery-rate sample (`rate_sample`) and is reported
 //!   to the congestion control, which may also set a pacing rate: segments
 //!   then leave no closer than `len / rate` apart (Linux's earliest-departure-
@@ -29,7 +37,7 @@ use crate::engine::RngStream;
 use crate::net::packet::{Dss, Kind, Packet};
 use crate::net::NodeId;
 use crate::tcp::prr::Prr;
-use crate::tcp::rate_sample::RateEstimator;
+use crate::tcp::rate_sample::{RateEstimator, TxStamp};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::{Io, RecoveryAlgorithm, TcpConfig, TimerKind};
@@ -57,6 +65,21 @@ pub struct SenderStats {
     pub retransmits: u64,
     pub timeouts: u64,
     pub packets_sent: u64,
+}
+
+/// The latest send time among the segments one ACK newly delivers that were
+/// never retransmitted (Linux's `last_ackt` / `last_sackt`).
+#[derive(Debug, Default, Clone, Copy)]
+struct SendTimes {
+    last: Option<Time>,
+}
+
+impl SendTimes {
+    fn add(&mut self, tx: &TxStamp) {
+        if !tx.retransmission {
+            self.last = Some(self.last.map_or(tx.sent_time, |t| t.max(tx.sent_time)));
+        }
+    }
 }
 
 /// Where the sender's new data comes from.
@@ -274,7 +297,9 @@ impl TcpSender {
         match (self.state, p.kind) {
             (State::SynSent, Kind::SynAck) => {
                 self.state = State::Established;
-                self.take_rtt_sample(p, io.now);
+                if let Some(r) = self.take_rtt_sample(p, io.now) {
+                    self.rtt.sample_min(r);
+                }
                 self.timers.rto.cancel();
                 if self.syn_retransmitted {
                     // RFC 5681 §3.1: the initial window is one segment if the SYN was lost.
@@ -288,12 +313,13 @@ impl TcpSender {
         }
     }
 
+    /// The timestamp echo's RTT sample, for srtt and the RTO.
     fn take_rtt_sample(&mut self, p: &Packet, now: Time) -> Option<Time> {
         if p.ts_ecr == Time::ZERO && p.kind != Kind::SynAck {
             return None;
         }
         let r = now.saturating_sub(p.ts_ecr);
-        self.rtt.sample(r);
+        self.rtt.sample_srtt(r);
         Some(r)
     }
 
@@ -305,16 +331,33 @@ impl TcpSender {
         let prior_in_flight = self.in_flight();
         let lost_before = self.board.lost_total();
         let newly_acked = p.ack - self.snd_una;
-        let rtt = if newly_acked > 0 { self.take_rtt_sample(p, io.now) } else { None };
+        let ts_rtt = if newly_acked > 0 { self.take_rtt_sample(p, io.now) } else { None };
 
+        // Send times of the never-retransmitted segments this ACK newly SACKs
+        // and cumulatively ACKs (Linux's last_sackt, last_ackt).
+        let (mut sacked_times, mut acked_times) = (SendTimes::default(), SendTimes::default());
         let mut newly_sacked = 0;
         if self.cfg.sack {
             for &(s, e) in p.sack_blocks() {
-                newly_sacked += self.board.sack(s.max(p.ack), e, |tx, len| self.rate.on_delivered(tx, len));
+                newly_sacked += self.board.sack(s.max(p.ack), e, |tx, len| {
+                    sacked_times.add(tx);
+                    self.rate.on_delivered(tx, len);
+                });
             }
         }
         let sacked_before_ack = self.board.sacked_bytes();
-        self.board.ack(p.ack, |tx, len| self.rate.on_delivered(tx, len));
+        let mut retransmission_acked = false;
+        self.board.ack_each(p.ack, |tx, len, sacked| {
+            retransmission_acked |= tx.retransmission;
+            if !sacked {
+                acked_times.add(tx);
+                self.rate.on_delivered(tx, len);
+            }
+        });
+        let rtt = Self::ca_rtt(io.now, acked_times, retransmission_acked, sacked_times, ts_rtt);
+        if let Some(r) = rtt {
+            self.rtt.sample_min(r);
+        }
         // Bytes newly delivered: cumulatively acked but not SACKed before, plus newly SACKed.
         let sacked_now_acked = sacked_before_ack - self.board.sacked_bytes();
         let delivered = newly_acked - sacked_now_acked.min(newly_acked) + newly_sacked;
@@ -414,6 +457,16 @@ impl TcpSender {
             self.arm_rto(io);
         }
         self.send_what_we_can(io);
+    }
+
+    /// The congestion control's RTT sample, Linux's `ca_rtt_us`
+    /// (`tcp_clean_rtx_queue`, `tcp_ack_update_rtt`): from the most recently
+    /// sent segment the ACK newly SACKs, else from the most recently sent one
+    /// it newly ACKs cumulatively unless it ACKs a retransmitted one (Karn),
+    /// else the timestamp echo (only on an ACK that advances snd_una).
+    fn ca_rtt(now: Time, acked: SendTimes, retransmission_acked: bool, sacked: SendTimes, ts_rtt: Option<Time>) -> Option<Time> {
+        let since = |t: Time| now.saturating_sub(t);
+        sacked.last.map(since).or(acked.last.filter(|_| !retransmission_acked).map(since)).or(ts_rtt)
     }
 
     fn enter_fast_recovery(&mut self) {
@@ -535,7 +588,7 @@ impl TcpSender {
 
     /// Resends the outstanding segment at `seq`, with the mapping it was first sent with.
     fn retransmit(&mut self, seq: u64, len: u32, io: &mut Io) {
-        let tx = self.rate.on_send(io.now, self.board.is_empty());
+        let tx = TxStamp { retransmission: true, ..self.rate.on_send(io.now, self.board.is_empty()) };
         self.board.mark_retransmitted(seq, tx);
         self.stats.retransmits += 1;
         let dsn = self.board.dsn_at(seq);
@@ -597,6 +650,30 @@ mod tests {
         // The initial window (10 segments) is out: the window, not pacing, holds the 11th.
         assert!(timers.iter().all(|t| t.0 != TimerKind::Pacing), "{timers:?}");
         assert!(out.windows(2).all(|p| p[1].ts_val - p[0].ts_val == gap));
+    }
+
+    #[test]
+    fn the_cc_rtt_sample_is_that_of_the_last_segment_acked() {
+        // BBR paces its initial window: segments 0 and 1 leave `gap` apart.
+        let cfg = TcpConfig { cc: "bbr".into(), handshake: false, ..TcpConfig::default() };
+        let mut s = TcpSender::new(0, 0, 1, None, 52, cfg, Seeds { master: 1 }.stream("cc"));
+        let (mut out, mut timers) = (Vec::new(), Vec::new());
+        let t0 = Time::from_millis(1);
+        s.start(&mut Io { now: t0, out: &mut out, timers: &mut timers });
+        let second = timers.iter().find(|t| t.0 == TimerKind::Pacing).expect("paced").1;
+        s.on_timer(TimerKind::Pacing, &mut Io { now: second, out: &mut out, timers: &mut timers });
+        assert_eq!(out.len(), 2);
+        // One delayed ACK for both, echoing segment 0's timestamp (RFC 7323 §4.3).
+        let mss = s.ccs.mss;
+        let now = Time::from_millis(50);
+        let mut a = Packet::new(0, 1, 0, Kind::Ack, 52);
+        a.ack = 2 * mss;
+        a.rwnd = 1 << 20;
+        a.ts_ecr = out[0].ts_val;
+        s.on_packet(&a, &mut Io { now, out: &mut out, timers: &mut timers });
+        // srtt takes the echo; min_rtt (Linux ca_rtt_us) the later segment, without the pacing gap.
+        assert_eq!(s.rtt.srtt(), Some(now - t0));
+        assert_eq!(s.rtt.min_rtt, Some(now - second));
     }
 
     /// A NewReno sender with its initial window (10 segments) out.
