@@ -15,6 +15,7 @@
 // Usage: ns3-dumbbell_cc [--tcp=ns3::TcpNewReno|ns3::TcpCubic|ns3::TcpBbr|ns3::TcpWestwoodPlus]
 //                        [--flows=10] [--rate=100Mbps] [--delay=10ms] [--queue=200]
 //                        [--time=10] [--startStep=0.01] [--RngRun=1] [--bbrStreamPerFlow]
+//                        [--rfc6675Pipe] [--linuxRateSample]
 // Any ns-3 attribute default can be overridden as --ns3::Type::Attribute=value.
 #include "ns3/applications-module.h"
 #include "ns3/core-module.h"
@@ -98,6 +99,136 @@ struct FlowStats
 std::vector<FlowStats> g_flows;
 uint32_t g_segmentSize = 1448;
 bool g_bbrStreamPerFlow = false;
+bool g_rfc6675Pipe = false;
+bool g_linuxRateSample = false;
+
+// Two diagnostics (--rfc6675Pipe, --linuxRateSample) need members ns-3 does not expose. A
+// protected member is named through a derived class; a private one through the rule that an
+// explicit template instantiation may name any member. Nothing else here uses them.
+template <typename Tag, typename Tag::type Member>
+struct ExposeMember
+{
+    friend typename Tag::type Get(Tag)
+    {
+        return Member;
+    }
+};
+
+struct TxBufferRetransBytes
+{
+    using type = uint32_t TcpTxBuffer::*;
+    friend type Get(TxBufferRetransBytes);
+};
+
+template struct ExposeMember<TxBufferRetransBytes, &TcpTxBuffer::m_retrans>;
+
+struct RateLinuxSample
+{
+    using type = TcpRateOps::TcpRateSample TcpRateLinux::*;
+    friend type Get(RateLinuxSample);
+};
+
+template struct ExposeMember<RateLinuxSample, &TcpRateLinux::m_rateSample>;
+
+struct RateLinuxConnection
+{
+    using type = TcpRateOps::TcpRateConnection TcpRateLinux::*;
+    friend type Get(RateLinuxConnection);
+};
+
+template struct ExposeMember<RateLinuxConnection, &TcpRateLinux::m_rate>;
+
+struct SocketInternals : TcpSocketBase
+{
+    static Ptr<TcpRateOps>& RateOps(TcpSocketBase& s)
+    {
+        return s.*(&SocketInternals::m_rateOps);
+    }
+
+    static Ptr<TcpTxBuffer>& TxBuffer(TcpSocketBase& s)
+    {
+        return s.*(&SocketInternals::m_txBuffer);
+    }
+};
+
+/// ns-3's TcpRateLinux with two of ns-3 3.44's departures from Linux undone, each on its own
+/// switch. TcpTxBuffer calls SkbDelivered for every newly SACKed or cumulatively ACKed
+/// segment, and TcpSocketBase then calls GenerateSample once for the ACK.
+///
+/// --rfc6675Pipe: ns-3 keeps a retransmitted segment in BytesInFlight() after it has been
+/// SACKed. TcpTxBuffer counts retransmitted bytes in m_retrans and takes them off only when
+/// the cumulative ACK passes the segment or a timeout resets the count, so
+/// m_sentSize - m_sackedOut - m_lostOut + m_retrans overstates RFC 6675's pipe by the SACKed
+/// retransmissions. RFC 6675 (SetPipe counts a segment only while it is not SACKed) and Linux
+/// (tcp_sacktag_one: retrans_out -= pcount) take a SACKed retransmission off at once; so does
+/// this class, when the segment is SACKed.
+///
+/// --linuxRateSample: ns-3 keeps one rate sample (m_rateSample) across ACKs and replaces its
+/// fields only when an ACK delivers a segment sent later than the sample's, so an ACK for
+/// segments sent in the same flight reuses the previous ACK's interval with a larger delivered
+/// count, and an ACK that delivers nothing still yields a sample. Linux starts a fresh sample
+/// for every ACK (tcp_ack: struct rate_sample rs = { .prior_delivered = 0 }), gives none for
+/// an ACK that delivers nothing (tcp_rate_gen: !rs->prior_mstamp), and BBR takes delivered /
+/// interval of every valid sample (bbr_update_bw). So does this class.
+class TcpRateLinuxDiag : public TcpRateLinux
+{
+  public:
+    Ptr<TcpTxBuffer> m_txBuffer;
+    bool m_nothingDelivered{true}; // no segment delivered yet by the ACK being processed
+
+    void SkbDelivered(TcpTxItem* skb) override
+    {
+        if (skb->GetRateInformation().m_deliveredTime != Time::Max()) // newly delivered
+        {
+            if (g_rfc6675Pipe && skb->IsSacked() && skb->IsRetrans())
+            {
+                (*m_txBuffer).*Get(TxBufferRetransBytes()) -= skb->GetSeqSize();
+                skb->m_retrans = false;
+            }
+            if (g_linuxRateSample && m_nothingDelivered)
+            {
+                this->*Get(RateLinuxSample()) = TcpRateSample();
+            }
+            m_nothingDelivered = false;
+        }
+        TcpRateLinux::SkbDelivered(skb);
+    }
+
+    const TcpRateSample& GenerateSample(uint32_t delivered,
+                                        uint32_t lost,
+                                        bool isSackReneg,
+                                        uint32_t priorInFlight,
+                                        const Time& minRtt) override
+    {
+        bool nothingDelivered = m_nothingDelivered;
+        m_nothingDelivered = true;
+        if (!g_linuxRateSample)
+        {
+            return TcpRateLinux::GenerateSample(delivered, lost, isSackReneg, priorInFlight, minRtt);
+        }
+        TcpRateSample& rs = this->*Get(RateLinuxSample());
+        if (nothingDelivered)
+        {
+            TcpRateConnection& rc = this->*Get(RateLinuxConnection());
+            if (rc.m_appLimited != 0 && rc.m_delivered > rc.m_appLimited)
+            {
+                rc.m_appLimited = 0;
+            }
+            rs = TcpRateSample();
+            rs.m_ackedSacked = delivered;
+            rs.m_bytesLoss = lost;
+            rs.m_priorInFlight = priorInFlight;
+            rs.m_delivered = -1;
+            rs.m_interval = Seconds(0);
+            return rs;
+        }
+        TcpRateLinux::GenerateSample(delivered, lost, isSackReneg, priorInFlight, minRtt);
+        bool valid = !rs.m_interval.IsZero() && rs.m_delivered > 0;
+        rs.m_deliveryRate =
+            valid ? DataRate(rs.m_delivered * 8.0 / rs.m_interval.GetSeconds()) : DataRate(0);
+        return rs;
+    }
+};
 
 void
 OnSrtt(uint32_t i, Time, Time v)
@@ -202,6 +333,13 @@ HookSender(uint32_t i, Ptr<BulkSendApplication> app)
 {
     Ptr<TcpSocketBase> s = DynamicCast<TcpSocketBase>(app->GetSocket());
     NS_ABORT_MSG_IF(!s, "flow " << i << ": no TCP socket after the application started");
+    if (g_rfc6675Pipe || g_linuxRateSample)
+    {
+        // Before any data is sent: the SYN is out, the SYN-ACK not yet back.
+        auto rate = CreateObject<TcpRateLinuxDiag>();
+        rate->m_txBuffer = SocketInternals::TxBuffer(*s);
+        SocketInternals::RateOps(*s) = rate;
+    }
     s->TraceConnectWithoutContext("RTT", MakeBoundCallback(&OnSrtt, i));
     s->TraceConnectWithoutContext("LastRTT", MakeBoundCallback(&OnLastRtt, i));
     s->TraceConnectWithoutContext("CongestionWindow", MakeBoundCallback(&OnCwnd, i));
@@ -331,6 +469,14 @@ main(int argc, char* argv[])
                  "TcpBbr uses stream 4, so flows that enter PROBE_BW together draw the same "
                  "gain-cycle phase; Linux draws independently for each socket",
                  g_bbrStreamPerFlow);
+    cmd.AddValue("rfc6675Pipe",
+                 "take a SACKed retransmission out of BytesInFlight at once, as RFC 6675 and "
+                 "Linux do; ns-3 3.44 keeps counting it until the cumulative ACK passes it",
+                 g_rfc6675Pipe);
+    cmd.AddValue("linuxRateSample",
+                 "a fresh delivery-rate sample for every ACK, as Linux's tcp_rate.c; ns-3 3.44 "
+                 "carries its sample over from ACK to ACK",
+                 g_linuxRateSample);
     cmd.Parse(argc, argv);
     if (tcp.find("::") == std::string::npos)
     {
