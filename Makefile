@@ -53,13 +53,13 @@ lab-crossval: install
 	$(PY) validation/lab_crossval.py --markdown results/lab-crossval/table.md
 
 # INRPP's dumbbell with a detour (Fig. 8): the paper's Table V, Fig. 9 and
-# backpressure timeline beside pathpool's (docs/validation.md, INRPP). Seconds.
+# backpressure timeline beside pathpool's (docs/reproductions/inrpp.md). Seconds.
 inrpp:
 	python3 validation/inrpp_paper.py
 
 # INRPP's multihomed topology (Fig. 13): Fig. 14's AFCT by flow size and Table VI's
 # Jain's index for TCP, RCP, MPTCP and INRPP, E[L] = 30 and 500 packets, beside the
-# paper (docs/validation.md, INRPP multihomed). Seconds. INRPP_MH_ARGS=--seeds=1,2,3
+# paper (docs/reproductions/inrpp.md, multihomed). Seconds. INRPP_MH_ARGS=--seeds=1,2,3
 # averages over seeds.
 inrpp-multihomed:
 	python3 validation/inrpp_multihomed.py $(INRPP_MH_ARGS)

@@ -8,7 +8,7 @@ apart, 10 Mb/s bottleneck 0-2 with the one-hop detour 0-1-2, 40 Mb/s hosts,
 
 - INRPP and the cache sizes §IV-A prints (1.25 MB, S_high 1 MB, S_low 500 kB),
 - INRPP with caches ten times those (12.5 MB, 10 MB, 5 MB), which the paper's
-  own timeline implies (docs/validation.md, INRPP),
+  own timeline implies (docs/reproductions/inrpp.md),
 - RCP (routers with the paper's alpha = 0.1, beta = 1.0) and TCP (NewReno),
 
 each with equal access latencies and with 50/100/200 ms ones, and prints,

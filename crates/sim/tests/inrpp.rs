@@ -292,7 +292,7 @@ fn group(out: &RunOutput, prefix: &str) -> (f64, f64) {
 /// alone (the paper: "almost identical"); without the partition the INRPP
 /// caches keep the queues full and TCP starves. INRPP's own goodput here is
 /// printed, not bounded: 50 senders starting 10 ms apart at 40 Mb/s each
-/// overflow the caches (docs/validation.md, INRPP).
+/// overflow the caches (docs/reproductions/inrpp.md).
 #[test]
 fn tcp_keeps_its_share_beside_inrpp_thanks_to_the_cache_partition() {
     let routers = "[routers]\nmodule = \"inrpp\"\n[routers.params]\ncache = 12500000\ns_high = 10000000\ns_low = 5000000\n";
