@@ -1,4 +1,5 @@
 //! `pathpool-sim run SCENARIO [--seed N] [--data-dir D] [--json] [--table NAME]`
+//! `pathpool-sim validate SCENARIO [--seed N] [--data-dir D]`
 //!
 //! Runs a scenario in the simulator core alone, without Python and without
 //! writing result files: for benchmarks and quick checks. `pathpool run`
@@ -11,13 +12,18 @@ use pathpool_sim::metrics::{Column, Table};
 use pathpool_sim::{load, run, Format, Source};
 
 fn usage() -> ExitCode {
-    eprintln!("usage: pathpool-sim run SCENARIO.toml [--seed N] [--data-dir DIR] [--json] [--table NAME]");
+    eprintln!("usage: pathpool-sim run|validate SCENARIO.toml [--seed N] [--data-dir DIR] [--json] [--table NAME]");
     ExitCode::from(2)
 }
 
 fn main() -> ExitCode {
     let args: Vec<String> = std::env::args().skip(1).collect();
-    if args.first().map(String::as_str) != Some("run") || args.len() < 2 {
+    let validate_only = match args.first().map(String::as_str) {
+        Some("run") => false,
+        Some("validate") => true,
+        _ => return usage(),
+    };
+    if args.len() < 2 {
         return usage();
     }
     let path = PathBuf::from(&args[1]);
@@ -60,6 +66,18 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    if validate_only {
+        let hosts = model.nodes.iter().filter(|n| n.kind == pathpool_sim::scenario::spec::NodeKind::Host).count();
+        println!(
+            "{}: valid: {} nodes ({} hosts), {} links, {} flows",
+            source.name,
+            model.nodes.len(),
+            hosts,
+            model.links.len(),
+            model.flows.len()
+        );
+        return ExitCode::SUCCESS;
+    }
     let out = run(&model, &mut |_| {});
     if let Some(name) = table {
         return match out.tables.iter().find(|t| t.name == name) {

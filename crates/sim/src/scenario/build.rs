@@ -7,8 +7,10 @@ use std::path::{Path, PathBuf};
 use super::error::{Problems, ScenarioError};
 use super::model::{DirectionModel, FlowModel, LinkModel, Model, NodeModel};
 use super::spec::{
-    CapacitySpec, DirectionSpec, FlowSpec, LinkSpec, LossSpec, NodeKind, NodeSpec, Scenario, TcpSpec, WorkloadSpec,
+    CapacitySpec, DirectionSpec, FlowSpec, LinkSpec, LossSpec, Names, NodeKind, NodeSpec, Scenario, TcpSpec,
+    WorkloadSpec,
 };
+use super::pattern;
 use super::Source;
 use crate::cc;
 use crate::engine::Seeds;
@@ -34,7 +36,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     // Generated topology first, then the file's own nodes and links.
     let (mut node_specs, mut link_specs) = (Vec::new(), Vec::new());
     if let Some(t) = &sc.topology {
-        topology::generate(t, &mut node_specs, &mut link_specs, &mut p);
+        topology::generate(t, src, &mut node_specs, &mut link_specs, &mut p);
     }
     let generated_nodes = node_specs.len();
     let generated_links = link_specs.len();
@@ -83,8 +85,9 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         expand_flow(f, &format!("flows[{i}]"), &defaults, duration, &mut flows, &mut p);
     }
     let seeds = Seeds { master: sc.sim.seed };
+    let hosts: Vec<&str> = nodes.iter().filter(|n| n.kind == NodeKind::Host).map(|n| n.name.as_str()).collect();
     for (i, w) in sc.workloads.iter().enumerate() {
-        expand_workload(w, i, &defaults, sc.sim.header_bytes, duration, &seeds, &mut flows, &mut p);
+        expand_workload(w, i, &defaults, sc.sim.header_bytes, duration, &seeds, &hosts, &mut flows, &mut p);
     }
     let mut flow_names = std::collections::HashMap::new();
     for (i, (field, f)) in flows.iter().enumerate() {
@@ -592,6 +595,7 @@ fn expand_workload(
     header_bytes: u32,
     duration: Time,
     seeds: &Seeds,
+    hosts: &[&str],
     out: &mut Vec<(String, PendingFlow)>,
     p: &mut Problems,
 ) {
@@ -601,6 +605,8 @@ fn expand_workload(
     super::rcp::check_flow_spec(transport, tcp, &field, p);
     let tcp = resolve_tcp(defaults, tcp, &format!("{field}.tcp"), p);
     let before = p.list.len();
+    let src = endpoint_names(src, &format!("{field}.src"), hosts, p);
+    let dst = endpoint_names(dst, &format!("{field}.dst"), hosts, p);
     if src.is_empty() {
         p.add(format!("{field}.src"), "needs at least one source node");
     }
@@ -639,8 +645,8 @@ fn expand_workload(
             break;
         }
         let packets = rng.pareto(*shape, scale).round().max(1.0);
-        let s = &src[rng.below(src.len())];
-        let d = &dst[rng.below(dst.len())];
+        let s = src[rng.below(src.len())];
+        let d = dst[rng.below(dst.len())];
         out.push((
             format!("{field} (flow {k})"),
             PendingFlow {
@@ -657,13 +663,39 @@ fn expand_workload(
                     mptcp: None,
                     forged_slow_downs: 0,
                 },
-                src: s.clone(),
-                dst: d.clone(),
+                src: s.to_string(),
+                dst: d.to_string(),
                 after: None,
                 mptcp: (transport == "mptcp").then(Default::default),
             },
         ));
     }
+}
+
+/// A workload's `src`/`dst`: plain names as given (checked per generated
+/// flow), patterns replaced by the host names they match, in node order.
+fn endpoint_names<'a>(names: &'a Names, field: &str, hosts: &[&'a str], p: &mut Problems) -> Vec<&'a str> {
+    let mut out = Vec::new();
+    for (i, entry) in names.entries().iter().enumerate() {
+        let at = match names {
+            Names::One(_) => field.to_string(),
+            Names::List(_) => format!("{field}[{i}]"),
+        };
+        if !pattern::is_pattern(entry) {
+            out.push(entry.as_str());
+            continue;
+        }
+        if let Err(e) = pattern::check(entry) {
+            p.add(at, format!("bad pattern '{entry}': {e}"));
+            continue;
+        }
+        let before = out.len();
+        out.extend(hosts.iter().filter(|h| pattern::matches(entry, h)));
+        if out.len() == before {
+            p.add(at, format!("pattern '{entry}' matches no host"));
+        }
+    }
+    out
 }
 
 fn resolve_flow_ends(

@@ -5,6 +5,7 @@ pub mod build;
 pub mod error;
 pub mod model;
 pub mod mptcp;
+pub mod pattern;
 pub mod rcp;
 pub mod routers;
 pub mod spec;

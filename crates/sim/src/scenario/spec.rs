@@ -269,6 +269,53 @@ pub enum TopologySpec {
     /// Routers `r0..r{hops}` in a chain of `hops` links `l1..`; hosts
     /// `src_long`/`dst_long` at the ends and `src{i}`/`dst{i}` around link `l{i}`.
     ParkingLot { hops: u32, access: LinkParams, link: LinkParams },
+    /// A Rocketfuel ISP router map (`.cch`): routers `r{uid}`, links
+    /// `r{a}-r{b}` between internal routers, hosts `h{uid}_{k}` on edge routers.
+    Rocketfuel {
+        /// The `.cch` file: relative to the scenario, or `data:REL`.
+        map: String,
+        /// Which routers to drop before classifying.
+        #[serde(default)]
+        prune: RocketfuelPrune,
+        /// Keep only the largest connected component (default true).
+        #[serde(default = "yes")]
+        largest_component: bool,
+        /// Every router-router link.
+        link: LinkParams,
+        /// Links between an edge and a gateway router, instead of `link`.
+        edge_link: Option<LinkParams>,
+        /// Rocketfuel inferred latencies (`latencies.intra`: `cityUID cityUID ms`),
+        /// one-way delays of the links they list, over `link`/`edge_link`'s delay.
+        latencies: Option<String>,
+        /// Hosts attached to every edge router.
+        hosts: Option<RocketfuelHosts>,
+    },
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// `prune` of the Rocketfuel generator.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RocketfuelPrune {
+    /// Keep every internal router.
+    #[default]
+    None,
+    /// Drop edge routers (degree < 3) none of whose neighbours has degree > 2:
+    /// the router chains into customer space that README.cch describes.
+    EdgeChains,
+}
+
+/// `hosts = { ... }` of the Rocketfuel generator.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RocketfuelHosts {
+    /// Hosts `h{uid}_0 .. h{uid}_{N-1}` on each edge router `r{uid}`.
+    pub per_edge_router: u32,
+    /// Each host's link to its edge router.
+    pub access: LinkParams,
 }
 
 /// Link parameters used by topology generators (both directions alike).
@@ -335,9 +382,10 @@ pub enum WorkloadSpec {
     /// λ = load·C / (E[L]·packet bits), sizes Pareto(shape) with mean E[L] packets.
     PoissonPareto {
         name: Option<String>,
-        /// Candidate sources and destinations, drawn uniformly per flow.
-        src: Vec<String>,
-        dst: Vec<String>,
+        /// Candidate sources and destinations, drawn uniformly per flow: a
+        /// list of names and name patterns (`*`, `?`, `[...]`), or one pattern.
+        src: Names,
+        dst: Names,
         /// Offered load ρ relative to `capacity`.
         load: f64,
         /// Reference capacity C (for example the bottleneck rate).
@@ -359,4 +407,44 @@ pub enum WorkloadSpec {
 
 fn default_pareto_shape() -> f64 {
     1.2
+}
+
+/// Node names: a list, or a single string; each entry a name or a glob
+/// pattern (`*`, `?`, `[abc]`, `[a-z]`, `[!...]`) that matches host names.
+#[derive(Debug, Clone)]
+pub enum Names {
+    One(String),
+    List(Vec<String>),
+}
+
+impl Names {
+    pub fn entries(&self) -> &[String] {
+        match self {
+            Names::One(s) => std::slice::from_ref(s),
+            Names::List(v) => v,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for Names {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Names, D::Error> {
+        struct V;
+        impl<'de> serde::de::Visitor<'de> for V {
+            type Value = Names;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("a node name or pattern, or a list of them")
+            }
+            fn visit_str<E: serde::de::Error>(self, v: &str) -> Result<Names, E> {
+                Ok(Names::One(v.to_string()))
+            }
+            fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Names, A::Error> {
+                let mut out = Vec::new();
+                while let Some(s) = seq.next_element::<String>()? {
+                    out.push(s);
+                }
+                Ok(Names::List(out))
+            }
+        }
+        d.deserialize_any(V)
+    }
 }

@@ -1,18 +1,34 @@
 //! Built-in topology generators. Each writes plain node and link entries, as
 //! if the user had typed them, so everything downstream validates them alike.
 
+pub mod cch;
 pub mod dumbbell;
 pub mod parking_lot;
+pub mod rocketfuel;
 
 use crate::scenario::error::Problems;
 use crate::scenario::spec::{LinkParams, LinkSpec, NodeKind, NodeSpec, TopologySpec};
+use crate::scenario::Source;
 
-pub fn generate(t: &TopologySpec, nodes: &mut Vec<NodeSpec>, links: &mut Vec<LinkSpec>, p: &mut Problems) {
+pub fn generate(t: &TopologySpec, src: &Source, nodes: &mut Vec<NodeSpec>, links: &mut Vec<LinkSpec>, p: &mut Problems) {
     match t {
         TopologySpec::Dumbbell { pairs, access, bottleneck, access_delays } => {
             dumbbell::generate(*pairs, access, bottleneck, access_delays.as_deref(), nodes, links, p)
         }
         TopologySpec::ParkingLot { hops, access, link } => parking_lot::generate(*hops, access, link, nodes, links, p),
+        TopologySpec::Rocketfuel { map, prune, largest_component, link, edge_link, latencies, hosts } => rocketfuel::generate(
+            map,
+            *prune,
+            *largest_component,
+            link,
+            edge_link.as_ref(),
+            latencies.as_deref(),
+            hosts.as_ref(),
+            src,
+            nodes,
+            links,
+            p,
+        ),
     }
 }
 
