@@ -19,15 +19,33 @@ pub struct Edge {
 
 pub struct Routes {
     n: usize,
-    /// For (at, dst): range into `hops`.
+    /// How each destination node is routed to.
+    dests: Vec<Dest>,
+    /// For (column, at): range into `hops`, at `column * n + at`.
     index: Vec<(u32, u32)>,
     hops: Vec<LinkId>,
+}
+
+/// A destination has its own column of next hops, or is a *stub*: a host
+/// whose only incoming link direction `edge` comes from the router `gateway`.
+/// Hosts never forward, so every path to a stub ends with `edge`, and from
+/// anywhere but the gateway the next hops towards the stub are those towards
+/// the gateway. Hosts are stubs unless multi-homed, so the table grows with
+/// routers × nodes rather than nodes².
+#[derive(Clone, Copy)]
+enum Dest {
+    Column(u32),
+    Stub { column: u32, gateway: NodeId, edge: LinkId },
 }
 
 type Cost = (u64, u64);
 
 impl Routes {
     pub fn compute(is_router: &[bool], edges: &[Edge], metric: RoutingMetric) -> Routes {
+        Routes::build(is_router, edges, metric, true)
+    }
+
+    fn build(is_router: &[bool], edges: &[Edge], metric: RoutingMetric, stubs: bool) -> Routes {
         let n = is_router.len();
         let mut incoming: Vec<Vec<LinkId>> = vec![Vec::new(); n];
         let mut outgoing: Vec<Vec<LinkId>> = vec![Vec::new(); n];
@@ -41,10 +59,35 @@ impl Routes {
                 RoutingMetric::Hops => (1, 0),
             }
         };
-        let mut index = vec![(0u32, 0u32); n * n];
+        // Columns for routers and non-stub hosts, in node order.
+        let stub_edge = |d: usize| -> Option<LinkId> {
+            match incoming[d].as_slice() {
+                &[l] if stubs && !is_router[d] && is_router[edges[l as usize].from as usize] => Some(l),
+                _ => None,
+            }
+        };
+        let mut column_of = vec![u32::MAX; n];
+        let mut columns = 0u32;
+        for (d, c) in column_of.iter_mut().enumerate() {
+            if stub_edge(d).is_none() {
+                *c = columns;
+                columns += 1;
+            }
+        }
+        let dests: Vec<Dest> = (0..n)
+            .map(|d| match stub_edge(d) {
+                Some(edge) => {
+                    let gateway = edges[edge as usize].from;
+                    Dest::Stub { column: column_of[gateway as usize], gateway, edge }
+                }
+                None => Dest::Column(column_of[d]),
+            })
+            .collect();
+        let mut index = vec![(0u32, 0u32); columns as usize * n];
         let mut hops = Vec::new();
         let mut dist: Vec<Option<Cost>> = vec![None; n];
-        for dst in 0..n {
+        for dst in (0..n).filter(|&d| column_of[d] != u32::MAX) {
+            let col = column_of[dst] as usize;
             dist.iter_mut().for_each(|d| *d = None);
             dist[dst] = Some((0, 0));
             let mut heap = BinaryHeap::new();
@@ -81,16 +124,25 @@ impl Routes {
                         }
                     }
                 }
-                index[at * n + dst] = (start, hops.len() as u32 - start);
+                index[col * n + at] = (start, hops.len() as u32 - start);
             }
         }
-        Routes { n, index, hops }
+        Routes { n, dests, index, hops }
+    }
+
+    fn column(&self, col: u32, at: NodeId) -> &[LinkId] {
+        let (s, l) = self.index[col as usize * self.n + at as usize];
+        &self.hops[s as usize..(s + l) as usize]
     }
 
     /// Next-hop link directions from `at` towards `dst` (empty: unreachable).
     pub fn next_hops(&self, at: NodeId, dst: NodeId) -> &[LinkId] {
-        let (s, l) = self.index[at as usize * self.n + dst as usize];
-        &self.hops[s as usize..(s + l) as usize]
+        match &self.dests[dst as usize] {
+            Dest::Column(c) => self.column(*c, at),
+            Dest::Stub { .. } if at == dst => &[],
+            Dest::Stub { gateway, edge, .. } if at == *gateway => std::slice::from_ref(edge),
+            Dest::Stub { column, .. } => self.column(*column, at),
+        }
     }
 
     pub fn reachable(&self, src: NodeId, dst: NodeId) -> bool {
@@ -124,6 +176,58 @@ mod tests {
 
     fn e(from: u32, to: u32, ms: u64) -> Edge {
         Edge { from, to, delay_ns: ms * 1_000_000 }
+    }
+
+    /// Stub destinations give exactly the next hops of a column of their own,
+    /// on random networks with single- and multi-homed hosts, host-host links,
+    /// parallel links and equal-cost paths.
+    #[test]
+    fn stubs_route_like_full_columns() {
+        let mut x = 12345u64;
+        let mut rnd = |k: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % k
+        };
+        for _ in 0..200 {
+            let routers = 1 + rnd(8) as u32;
+            let hosts = 1 + rnd(10) as u32;
+            let n = routers + hosts;
+            let is_router: Vec<bool> = (0..n).map(|i| i < routers).collect();
+            let mut edges = Vec::new();
+            let add = |a: u32, b: u32, d: u64, edges: &mut Vec<Edge>| {
+                edges.push(e(a, b, d));
+                edges.push(e(b, a, d));
+            };
+            for _ in 0..rnd(3 * routers as u64) {
+                let (a, b) = (rnd(routers as u64) as u32, rnd(routers as u64) as u32);
+                if a != b {
+                    add(a, b, 1 + rnd(3), &mut edges);
+                }
+            }
+            for h in routers..n {
+                // Mostly one link; sometimes none, two, a parallel pair or a host neighbour.
+                let links = match rnd(10) {
+                    0 => 0,
+                    1 | 2 => 2,
+                    _ => 1,
+                };
+                for _ in 0..links {
+                    let peer = if rnd(8) == 0 { rnd(n as u64) as u32 } else { rnd(routers as u64) as u32 };
+                    if peer != h {
+                        add(h, peer, 1 + rnd(3), &mut edges);
+                    }
+                }
+            }
+            for metric in [RoutingMetric::Delay, RoutingMetric::Hops] {
+                let fast = Routes::build(&is_router, &edges, metric, true);
+                let full = Routes::build(&is_router, &edges, metric, false);
+                for at in 0..n {
+                    for dst in 0..n {
+                        assert_eq!(fast.next_hops(at, dst), full.next_hops(at, dst), "{at} -> {dst}");
+                    }
+                }
+            }
+        }
     }
 
     #[test]
