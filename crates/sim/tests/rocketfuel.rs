@@ -1,0 +1,154 @@
+//! The `rocketfuel` topology generator on the real AS 3257 (Tiscali) map from
+//! ../shared/data: counts, classification, errors, and a short run with
+//! thousands of hosts. Skipped when ../shared/data is absent.
+
+mod common;
+
+use common::{load_err, run_toml, shared_data, source};
+use pathpool_sim::scenario::spec::{NodeKind, RocketfuelPrune};
+use pathpool_sim::topology::rocketfuel::{load, Class};
+use pathpool_sim::{Format, Model, Time};
+
+const MAP: &str = "data:rocketfuel/maps_cch/3257.cch";
+
+fn scenario(topology_extra: &str, rest: &str) -> String {
+    format!(
+        r#"
+        [sim]
+        duration = "1.5s"
+        ecmp = true
+        sample_interval = 0
+
+        [topology]
+        kind = "rocketfuel"
+        map = "{MAP}"
+        link = {{ rate = "1Gbps", delay = "5ms", queue_bytes = 6250000 }}
+        edge_link = {{ rate = "100Mbps", delay = "5ms", queue_bytes = 625000 }}
+        {topology_extra}
+
+        {rest}
+        "#
+    )
+}
+
+fn load_ok(text: &str) -> Model {
+    pathpool_sim::load(text, Format::Toml, &source("rf.toml"), None).unwrap_or_else(|e| panic!("{e}"))
+}
+
+#[test]
+fn counts_and_classes_of_3257() {
+    let Some(data) = shared_data() else {
+        eprintln!("skipped: ../shared/data not found");
+        return;
+    };
+    let maps = data.join("rocketfuel/maps_cch");
+    // (file, prune, routers, links, edge, gateway, backbone)
+    let cases = [
+        ("3257.cch", RocketfuelPrune::None, 506, 750, 333, 127, 46),
+        ("3257.pop.cch", RocketfuelPrune::None, 506, 750, 333, 127, 46),
+        ("3257.cch", RocketfuelPrune::EdgeChains, 442, 683, 269, 127, 46),
+        ("3257.r1.cch", RocketfuelPrune::None, 411, 653, 257, 110, 44),
+        // r0 falls apart: 240 of its 248 routers are in the largest component.
+        ("3257.r0.cch", RocketfuelPrune::None, 240, 404, 138, 64, 38),
+    ];
+    for (file, prune, routers, links, edge, gateway, backbone) in cases {
+        let g = load(&maps.join(file), prune, true).unwrap();
+        let got = (g.routers.len(), g.links.len(), g.count(Class::Edge), g.count(Class::Gateway), g.count(Class::Backbone));
+        assert_eq!(got, (routers, links, edge, gateway, backbone), "{file} {prune:?}");
+    }
+    let whole = load(&maps.join("3257.r0.cch"), RocketfuelPrune::None, false).unwrap();
+    assert_eq!((whole.routers.len(), whole.links.len()), (248, 405));
+    // The full map is consistent: no one-sided listings, duplicates or self-loops to drop.
+    let g = load(&maps.join("3257.cch"), RocketfuelPrune::None, true).unwrap();
+    assert_eq!((g.dropped.self_loops, g.dropped.one_sided, g.dropped.unknown_neighbours), (0, 0, 0));
+    assert_eq!(g.dropped.external_nodes, 718);
+}
+
+#[test]
+fn generated_scenario_names_rates_and_latencies() {
+    if shared_data().is_none() {
+        eprintln!("skipped: ../shared/data not found");
+        return;
+    }
+    let m = load_ok(&scenario(
+        r#"prune = "edge_chains"
+        latencies = "data:rocketfuel/latency/3257/latencies.intra"
+        hosts = { per_edge_router = 4, access = { rate = "1Gbps", delay = "1ms" } }"#,
+        "",
+    ));
+    let routers = m.nodes.iter().filter(|n| n.kind == NodeKind::Router).count();
+    let hosts: Vec<&str> = m.nodes.iter().filter(|n| n.kind == NodeKind::Host).map(|n| n.name.as_str()).collect();
+    assert_eq!((routers, hosts.len()), (442, 4 * 269));
+    assert!(hosts.contains(&"h3_0") && hosts.contains(&"h3_3"));
+    assert_eq!(m.links.len(), 683 + 4 * 269);
+    // Every edge-gateway link at 100 Mb/s, the other router links at 1 Gb/s.
+    let data = shared_data().unwrap().join("rocketfuel/maps_cch/3257.cch");
+    let g = load(&data, RocketfuelPrune::EdgeChains, true).unwrap();
+    let edge_links = g.links.iter().filter(|(a, b)| g.is_edge_link(*a, *b)).count();
+    let slow = m.links.iter().filter(|l| l.dirs[0].rate_bps == 100e6 && l.dirs[1].rate_bps == 100e6).count();
+    assert_eq!(slow, edge_links);
+    assert!(edge_links > 200, "{edge_links}");
+    // latencies.intra lists New+York,+NY236 London217 29 (ms).
+    let l = m.links.iter().find(|l| l.name == "r217-r236").unwrap();
+    assert_eq!(l.dirs[0].delay, Time::from_millis(29));
+    let l = m.links.iter().find(|l| l.name == "h3_0-r3").unwrap();
+    assert_eq!(l.dirs[0].delay, Time::from_millis(1));
+}
+
+#[test]
+fn errors_name_the_field() {
+    if shared_data().is_none() {
+        eprintln!("skipped: ../shared/data not found");
+        return;
+    }
+    let e = load_err(&scenario("", "").replace("3257.cch", "nope.cch"));
+    assert!(e.contains("bad.toml: topology.map: ") && e.contains("nope.cch"), "{e}");
+    let e = load_err(&scenario("linkk = 1", ""));
+    assert!(e.contains("topology: unknown field `linkk`"), "{e}");
+    let e = load_err(&scenario("", "").replace("rate = \"100Mbps\"", "rate = \"-100Mbps\""));
+    assert!(e.contains("bad.toml: topology") && e.contains("negative"), "{e}");
+    let e = load_err(&scenario("", "").replace("rate = \"100Mbps\"", "rate = 0"));
+    assert!(e.contains("bad.toml: topology.rate: rate must be positive"), "{e}");
+    let e = load_err(&scenario("hosts = { per_edge_router = 0, access = { rate = \"1Gbps\", delay = \"1ms\" } }", ""));
+    assert!(e.contains("topology.hosts.per_edge_router: must be at least 1"), "{e}");
+    let e = load_err(&scenario(
+        "hosts = { per_edge_router = 2, access = { rate = \"1Gbps\", delay = \"1ms\" } }",
+        r#"[[workloads]]
+        kind = "poisson_pareto"
+        src = ["h*_0", "x*"]
+        dst = "h[0-9"
+        load = 0.5
+        capacity = "1Gbps"
+        mean_size = 10
+        flows = 10"#,
+    ));
+    assert!(e.contains("bad.toml: workloads[0].src[1]: pattern 'x*' matches no host"), "{e}");
+    assert!(e.contains("bad.toml: workloads[0].dst: bad pattern 'h[0-9'"), "{e}");
+}
+
+/// 13 450 hosts (50 per edge router, as in the paper), 300 flows, 1.5 s.
+#[test]
+fn short_run_with_thousands_of_hosts() {
+    if shared_data().is_none() {
+        eprintln!("skipped: ../shared/data not found");
+        return;
+    }
+    let out = run_toml(&scenario(
+        r#"prune = "edge_chains"
+        hosts = { per_edge_router = 50, access = { rate = "1Gbps", delay = "5ms", queue_bytes = 6250000 } }"#,
+        r#"[[workloads]]
+        kind = "poisson_pareto"
+        name = "ppbp"
+        src = "h*_*[02468]"
+        dst = "h*_*[13579]"
+        load = 0.8
+        capacity = "1Gbps"
+        mean_size = 125
+        flows = 300"#,
+    ));
+    let s = &out.summary;
+    assert!(s["packets"]["delivered"].as_u64().unwrap() > 10_000, "{s}");
+    let flows = common::table(&out, "flows");
+    let n = common::f64s(flows, "flow_id").len();
+    assert_eq!(n, 300);
+}
