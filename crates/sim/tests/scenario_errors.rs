@@ -221,3 +221,41 @@ after = "nobody"
     assert_names(&err, "flows[2].after", "flow 'z' must come before this one");
     assert_names(&err, "flows[3].after", "no flow named 'nobody'");
 }
+
+#[test]
+fn workload_patterns() {
+    let w = |src: &str, dst: &str| {
+        with(&format!(
+            "{LINKS}[[workloads]]\nkind = \"poisson_pareto\"\nsrc = {src}\ndst = {dst}\nload = 0.5\ncapacity = \"10Mbps\"\nmean_size = 10\nflows = 5\n"
+        ))
+    };
+    // A pattern matching only routers matches no host.
+    let e = load_err(&w("[\"a\", \"r*\"]", "\"b\""));
+    assert_names(&e, "workloads[0].src[1]", "pattern 'r*' matches no host");
+    let e = load_err(&w("\"a\"", "\"[b\""));
+    assert_names(&e, "workloads[0].dst", "bad pattern '[b'");
+    let e = load_err(&w("\"a\"", "3"));
+    // A parse error inside [[workloads]] names the table (it is selected by `kind`).
+    assert_names(&e, "workloads[0]", "expected a node name or pattern, or a list of them");
+    // Patterns that do match: every flow a -> b.
+    let m = pathpool_sim::load(&w("\"[a]\"", "[\"[b-z]\"]"), pathpool_sim::Format::Toml, &common::source("ok.toml"), None)
+        .unwrap_or_else(|e| panic!("{e}"));
+    assert!(!m.flows.is_empty() && m.flows.iter().all(|f| f.src == 0 && f.dst == 2));
+}
+
+#[test]
+fn rocketfuel_map_needs_a_data_directory() {
+    let text = r#"
+[sim]
+duration = "1s"
+[topology]
+kind = "rocketfuel"
+map = "data:rocketfuel/maps_cch/3257.cch"
+link = { rate = "1Gbps", delay = "1ms" }
+"#;
+    let src = pathpool_sim::Source { name: "bad.toml".into(), dir: ".".into(), data_dir: None };
+    let e = pathpool_sim::load(text, pathpool_sim::Format::Toml, &src, None).err().unwrap().to_string();
+    assert_names(&e, "topology.map", "uses data: but no data directory is known");
+    let e = load_err(&text.replace("data:rocketfuel/maps_cch/3257.cch", "no-such-map.cch"));
+    assert_names(&e, "topology.map", "no-such-map.cch");
+}
