@@ -128,7 +128,7 @@ def fig18(binary: Path, tmp: Path, sizes: tuple[float, ...], arrivals: dict[str,
     print("Fig. 18: cache sensitivity, Fig. 8 dumbbell with 100 INRPP flows of 10 MB (one host pair each);")
     print("         S_high = cache / 2, S_low = cache / 4. Paper: 1 MB is the smallest cache without a drop;")
     print("         below it caches drop and the AFCT suffers (its AFCT values are a plot, not in the text).")
-    print("         AFCT over the flows done within the built-in's 700 s; drops are cache drops (queues drop none).")
+    print("         AFCT over the flows done within the built-in's 700 s; drops are INRPP cache drops.")
     for hold in HOLDS:
         for arrival, step in arrivals.items():
             print(f"\n  hold = \"{hold}\", flows {arrival}")
