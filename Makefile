@@ -64,10 +64,11 @@ inrpp:
 inrpp-multihomed:
 	python3 validation/inrpp_multihomed.py $(INRPP_MH_ARGS)
 
-# INRPP's cache sensitivity (Fig. 18: 100 flows, caches 0.5-20 MB, three arrival patterns)
-# and TCP friendliness (Fig. 19: 50 INRPP + 50 TCP vs 100 TCP), each with both hold rules,
-# beside the paper (docs/reproductions/inrpp.md). About four minutes on one core;
-# INRPP_SENS_ARGS=--full adds the 0.25 and 50 MB caches and a 200 s Fig. 19.
+# INRPP's cache sensitivity (Fig. 18: 100 flows, caches 0.5-20 MB, two arrival patterns)
+# and TCP friendliness (Fig. 19: 50 INRPP + 50 TCP vs 100 TCP), each with both hold rules
+# and with timeouts that keep the loop closed, beside the paper (docs/reproductions/inrpp.md).
+# About five minutes on one core; INRPP_SENS_ARGS=--full adds caches, flows 10 ms apart and
+# a 200 s Fig. 19 (about 20 minutes).
 inrpp-sensitivity:
 	python3 validation/inrpp_sensitivity.py $(INRPP_SENS_ARGS)
 

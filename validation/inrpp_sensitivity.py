@@ -77,7 +77,7 @@ def variant(text: str, hold: str, timeout_open_loop: bool) -> str:
 
 
 def label(hold: str, timeout_open_loop: bool) -> str:
-    return f"hold={hold}" + ("" if timeout_open_loop else ",TO closed")
+    return hold + ("" if timeout_open_loop else "/closed")
 
 
 def fig18_text(text: str, size_mb: float, step: str, hold: str, timeout_open_loop: bool = True) -> str:
@@ -176,13 +176,13 @@ def fig19(binary: Path, tmp: Path, duration: str) -> None:
     mixed = [Run(binary, variant(text, hold, reopen), tmp, f"f19-{hold}-{reopen}-{duration}", tables) for hold, reopen in VARIANTS]
     alone = Run(binary, tcp_alone(text), tmp, f"f19-alone-{duration}", tables)
     heads = [label(h, r) for h, r in VARIANTS]
-    width = max(len(h) for h in heads) + 1
+    width = max(len(h) for h in heads) + 2
 
     def row(name: str, cells: list[str], paper: str = "") -> None:
         print(f"  {name:28} {paper:>7} " + "".join(f"{c:>{width}}" for c in cells))
 
     print(f"\nFig. 19: TCP friendliness, 50 INRPP + 50 TCP bulk flows vs 100 TCP alone, {duration}, per-flow goodput kb/s")
-    print("         (TO closed: the INRPP flows' timeout_open_loop = false, pathpool's experiment)")
+    print("         (columns: the hold rule; /closed: the INRPP flows' timeout_open_loop = false, pathpool's experiment)")
     row("", heads, "paper")
     row("TCP mixed", [f"{r.mean('tcp', 'goodput_bps') / 1e3:.1f}" for r in mixed], "~100")
     row("INRPP mixed", [f"{r.mean('inrpp', 'goodput_bps') / 1e3:.1f}" for r in mixed], "~300")
