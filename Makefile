@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bench validate crossval lab-crossval inrpp inrpp-multihomed clean
+.PHONY: run test install bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -63,6 +63,14 @@ inrpp:
 # averages over seeds.
 inrpp-multihomed:
 	python3 validation/inrpp_multihomed.py $(INRPP_MH_ARGS)
+
+# INRPP's cache sensitivity (Fig. 18: 100 flows, caches 0.5-20 MB, two arrival patterns)
+# and TCP friendliness (Fig. 19: 50 INRPP + 50 TCP vs 100 TCP), each with both hold rules
+# and with timeouts that keep the loop closed, beside the paper (docs/reproductions/inrpp.md).
+# About five minutes on one core; INRPP_SENS_ARGS=--full adds caches, flows 10 ms apart and
+# a 200 s Fig. 19 (about 20 minutes).
+inrpp-sensitivity:
+	python3 validation/inrpp_sensitivity.py $(INRPP_SENS_ARGS)
 
 clean:
 	rm -rf $(VENV) target results

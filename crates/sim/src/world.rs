@@ -133,7 +133,7 @@ impl<'m> World<'m> {
             if let Some(stop) = f.stop {
                 events.schedule(stop, Event::FlowStop { flow: id });
             }
-            let (sender, receiver) = match &f.mptcp {
+            let (mut sender, receiver) = match &f.mptcp {
                 None => (
                     Sender::new(
                         &f.transport,
@@ -174,6 +174,9 @@ impl<'m> World<'m> {
                     (Sender::Mptcp(Box::new(sender)), Receiver::Mptcp(Box::new(receiver)))
                 }
             };
+            if let Sender::Inrpp(s) = &mut sender {
+                s.timeout_open_loop = f.inrpp_timeout_open_loop;
+            }
             flows.push(Flow { src: f.src, dst: f.dst, start: f.start, started: false, dependents: Vec::new(), sender, receiver });
         }
         for (i, f) in flow_models.iter().enumerate() {

@@ -174,6 +174,13 @@ fn inrpp_parameters_are_checked_alone_together_and_against_each_interface() {
     assert_names(&e, "flows[0].inrpp.forged_slow_downs", "an INRPP option holds at most 8 nonces, got 9");
     let e = load_err(&inrpp("nonce_capacity = 0.5\n"));
     assert_names(&e, "routers.params.nonce_capacity", "must be a whole number, at least 1");
+    let e = load_err(&inrpp("hold = \"flow\"\n"));
+    assert_names(&e, "routers.params.hold", "must be one of \"nonce\", \"interface\", got \"flow\"");
+    let e = load_err(&inrpp("hold = true\n"));
+    assert_names(&e, "routers.params.hold", "must be one of \"nonce\", \"interface\", got true");
+    let flow = "[[flows]]\nsrc = \"a\"\ndst = \"b\"\ninrpp = { timeout_open_loop = false }\n";
+    let e = load_err(&with(&format!("{LINKS}{flow}")));
+    assert_names(&e, "flows[0].inrpp.timeout_open_loop", "applies to transport 'inrpp' only");
 }
 
 #[test]

@@ -141,6 +141,19 @@ impl<'a> Params<'a> {
         }
     }
 
+    /// One of `options` (a string), `default` when absent.
+    pub fn choice(&mut self, key: &'static str, default: &'static str, options: &[&'static str]) -> &'static str {
+        match self.get(key) {
+            None => default,
+            Some(ParamValue::Text(s)) if options.contains(&s.as_str()) => options.iter().find(|o| **o == s.as_str()).expect("checked"),
+            Some(other) => {
+                let quoted: Vec<String> = options.iter().map(|o| format!("\"{o}\"")).collect();
+                self.problem(key, format!("must be one of {}, got {}", quoted.join(", "), show(other)));
+                default
+            }
+        }
+    }
+
     /// Every problem found, unknown keys included.
     pub fn finish(mut self) -> Result<(), Vec<(String, String)>> {
         let unknown: Vec<&String> = self.table.keys().filter(|k| !self.known.contains(k.as_str())).collect();
@@ -184,15 +197,21 @@ mod tests {
             ("on", ParamValue::Text("yes".into())),
             ("wait", ParamValue::Text("200ms".into())),
             ("typo", ParamValue::Number(1.0)),
+            ("mode", ParamValue::Text("b".into())),
+            ("bad_mode", ParamValue::Text("c".into())),
         ]);
         let mut p = Params::new("x", &t);
         assert_eq!(p.number("beta", 0.7, |v| v > 0.0 && v < 1.0, "between 0 and 1"), 0.5);
         assert_eq!(p.number("c", 0.4, |v| v > 0.0, "positive"), 0.4);
         assert!(p.flag("on", true));
         assert_eq!(p.duration("wait", Time::ZERO, |_| true, "any"), Time::from_millis(200));
+        assert_eq!(p.choice("mode", "a", &["a", "b"]), "b");
+        assert_eq!(p.choice("bad_mode", "a", &["a", "b"]), "a");
+        assert_eq!(p.choice("absent", "a", &["a", "b"]), "a");
         let problems = p.finish().unwrap_err();
         let keys: Vec<&str> = problems.iter().map(|(k, _)| k.as_str()).collect();
-        assert_eq!(keys, ["on", "typo"]);
-        assert!(problems[1].1.contains("known: beta, c, on, wait"), "{}", problems[1].1);
+        assert_eq!(keys, ["on", "bad_mode", "typo"]);
+        assert_eq!(problems[1].1, "must be one of \"a\", \"b\", got \"c\"");
+        assert!(problems[2].1.contains("known: absent, bad_mode, beta, c, mode, on, wait"), "{}", problems[2].1);
     }
 }

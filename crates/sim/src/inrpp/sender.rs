@@ -77,6 +77,11 @@ pub struct InrppSender {
     pub stats: SenderStats,
     /// Times the sender went from open to closed loop.
     pub slow_downs: u64,
+    /// A timeout puts the sender back in open loop (§III-C). False (the
+    /// flow option `inrpp = { timeout_open_loop = false }`): a closed-loop
+    /// sender stays closed, and the timeout lets just the first resent
+    /// segment go.
+    pub timeout_open_loop: bool,
 }
 
 impl InrppSender {
@@ -111,6 +116,7 @@ impl InrppSender {
             timers: SenderTimers::default(),
             stats: SenderStats::default(),
             slow_downs: 0,
+            timeout_open_loop: true,
         }
     }
 
@@ -251,8 +257,12 @@ impl InrppSender {
             return;
         }
         // §III-C: no ACK for a whole RTO puts the flow back in open loop.
-        self.closed_loop = false;
-        self.credits = 0;
+        if self.timeout_open_loop || !self.closed_loop {
+            self.closed_loop = false;
+            self.credits = 0;
+        } else {
+            self.credits = 1;
+        }
         // The first unacknowledged segment is resent (RFC 6298 §5.4), and the
         // holes SACKs show lost (RFC 6675 IsLost); what lies above may be
         // waiting in a router's cache, and is not sent twice.
@@ -427,5 +437,23 @@ mod tests {
         assert_eq!(s.stats.timeouts, 1);
         assert!(out[sent..].iter().all(|p| p.retransmission), "the first packet after a timeout is a retransmission");
         assert_eq!(out[sent].seq, 0);
+    }
+
+    /// `timeout_open_loop = false`: a timeout leaves a closed-loop sender
+    /// closed, and lets only the first unacknowledged segment go again.
+    #[test]
+    fn without_timeout_open_loop_a_timeout_keeps_the_loop_closed() {
+        let (mut s, mut out, mut timers) = sender();
+        s.timeout_open_loop = false;
+        s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+        s.on_packet(&ack(0, &[(3, Note::SlowDown)]), &mut Io { now: Time::from_millis(1), out: &mut out, timers: &mut timers });
+        assert!(s.closed_loop());
+        let sent = out.len();
+        s.on_timer(TimerKind::Retransmit, &mut Io { now: Time::from_secs(1), out: &mut out, timers: &mut timers });
+        advance(&mut s, &mut out, &mut timers, Time::from_secs(2));
+        assert!(s.closed_loop());
+        assert_eq!(s.stats.timeouts, 1);
+        assert_eq!(out.len(), sent + 1, "one segment for the timeout");
+        assert!(out[sent].retransmission && out[sent].seq == 0);
     }
 }

@@ -528,6 +528,9 @@ fn expand_flow(
                 format!("an INRPP option holds at most {} nonces, got {}", crate::net::packet::MAX_NONCES, a.forged_slow_downs),
             );
         }
+        if !a.timeout_open_loop && f.transport != "inrpp" {
+            p.add(format!("{field}.inrpp.timeout_open_loop"), "applies to transport 'inrpp' only (an INRPP sender's closed loop)");
+        }
     }
     let tcp = resolve_tcp(defaults, &f.tcp, &format!("{field}.tcp"), p);
     if f.size.is_some_and(|s| s.0 == 0) {
@@ -574,6 +577,7 @@ fn expand_flow(
                     tcp: tcp.clone(),
                     mptcp: None,
                     forged_slow_downs: f.inrpp.as_ref().map_or(0, |a| a.forged_slow_downs),
+                    inrpp_timeout_open_loop: f.inrpp.as_ref().is_none_or(|a| a.timeout_open_loop),
                 },
                 src: sub(&f.src),
                 dst: sub(&f.dst),
@@ -662,6 +666,7 @@ fn expand_workload(
                     tcp: tcp.clone(),
                     mptcp: None,
                     forged_slow_downs: 0,
+                    inrpp_timeout_open_loop: true,
                 },
                 src: s.to_string(),
                 dst: d.to_string(),

@@ -84,6 +84,8 @@ pub struct FlowModel {
     pub mptcp: Option<crate::mptcp::MptcpConfig>,
     /// The receiver forges this many slow-down notifications on every ACK (INRPP §V-C).
     pub forged_slow_downs: u32,
+    /// An INRPP sender returns to open loop on a timeout (§III-C).
+    pub inrpp_timeout_open_loop: bool,
 }
 
 impl Model {

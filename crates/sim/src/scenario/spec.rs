@@ -357,18 +357,34 @@ pub struct FlowSpec {
     /// With `transport = "mptcp"`: scheduler, coupling, path manager, timed
     /// actions (`scenario::mptcp`).
     pub mptcp: Option<super::mptcp::MptcpSpec>,
-    /// A misbehaving receiver, for INRPP's security experiments (§V-C).
+    /// INRPP end-point options: a misbehaving receiver (§V-C), the sender's
+    /// reaction to a timeout.
     pub inrpp: Option<InrppFlowSpec>,
 }
 
-/// `inrpp = { ... }` in a flow: how its receiver misbehaves.
-#[derive(Debug, Clone, Default, Deserialize)]
+/// `inrpp = { ... }` in a flow: how its receiver misbehaves, and how its
+/// sender reacts to a timeout.
+#[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct InrppFlowSpec {
     /// Every ACK the receiver sends carries this many forged slow-down
     /// notifications with fresh bogus nonces (a nonce flood, §V-C).
     #[serde(default)]
     pub forged_slow_downs: u32,
+    /// A retransmission timeout puts a closed-loop sender back in open loop
+    /// (§III-C; the default); false keeps it in closed loop.
+    #[serde(default = "yes")]
+    pub timeout_open_loop: bool,
+}
+
+impl Default for InrppFlowSpec {
+    fn default() -> InrppFlowSpec {
+        InrppFlowSpec { forged_slow_downs: 0, timeout_open_loop: true }
+    }
+}
+
+fn yes() -> bool {
+    true
 }
 
 fn default_transport() -> String {

@@ -56,6 +56,12 @@ impl NonceStore {
         opt.nonces().any(|n| self.expires.get(&n).is_some_and(|&t| t > now))
     }
 
+    /// Whether any stored nonce is alive: the interface serves some flow in
+    /// closed loop (what `hold = "interface"` holds every INRPP packet for).
+    pub fn any_alive(&self, now: Time) -> bool {
+        self.expires.values().any(|&t| t > now)
+    }
+
     /// Forgets the nonces that expired by `now`; whether there were any.
     pub fn expire(&mut self, now: Time) -> bool {
         let before = self.expires.len();
@@ -181,7 +187,9 @@ mod tests {
         s.store(5, NOW);
         let five = ack(&[(5, Note::Nonce)]);
         assert!(s.holds(&five, NOW + Time::from_millis(99)));
+        assert!(s.any_alive(NOW + Time::from_millis(99)));
         assert!(!s.holds(&five, NOW + Time::from_millis(100)));
+        assert!(!s.any_alive(NOW + Time::from_millis(100)));
         s.store(5, NOW + Time::from_millis(50));
         assert!(!s.expire(NOW + Time::from_millis(100)));
         assert!(s.expire(NOW + Time::from_millis(150)));

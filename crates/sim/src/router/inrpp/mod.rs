@@ -38,7 +38,7 @@ use std::collections::BTreeMap;
 use std::f64::consts::{PI, SQRT_2};
 
 use self::backpressure::{process_ack, NonceStore};
-use self::cache::{Cache, Cached};
+use self::cache::{Cache, Cached, Hold};
 use self::detour::{Detour, Meter};
 use self::partition::TcpPartition;
 use self::record::Record;
@@ -83,6 +83,8 @@ pub struct InrppParams {
     pub nonce_capacity: usize,
     /// Sign and check the notifications between neighbours (§V-C).
     pub authenticate: bool,
+    /// Which packets a closed-loop interface holds (`cache::Hold`).
+    pub hold: Hold,
 }
 
 impl InrppParams {
@@ -105,6 +107,7 @@ impl InrppParams {
             tcp_partition: p.duration("tcp_partition", Time::from_millis(50), |_| true, "a duration"),
             nonce_capacity: p.number("nonce_capacity", 1024.0, |n| n >= 1.0 && n.fract() == 0.0, "a whole number, at least 1") as usize,
             authenticate: p.flag("authenticate", false),
+            hold: Hold::from_name(p.choice("hold", "nonce", &Hold::NAMES)).expect("one of Hold::NAMES"),
         };
         // §III-B, after Kandula et al.: T_d ≥ 5·T_p is necessary for stability.
         if params.decision_interval < Time(5 * params.probe_interval.nanos()) {
@@ -238,6 +241,15 @@ impl Token {
             t if t % 2 == 0 => Token::Pace((t - 2) as usize / 2),
             t => Token::Expire((t - 3) as usize / 2),
         }
+    }
+}
+
+/// Whether interface store `store` holds a cached packet `c` (closed
+/// loop) at `now` under rule `hold`.
+fn holds(hold: Hold, store: &NonceStore, c: &Cached, now: Time) -> bool {
+    match hold {
+        Hold::Nonce => store.holds(&c.nonces, now),
+        Hold::Interface => c.data && store.any_alive(now),
     }
 }
 
@@ -379,9 +391,10 @@ impl Inrpp {
             self.arm_pacer(k, at, ctx);
             return;
         }
+        let hold = self.params.hold;
         let f = &mut self.ifaces[p];
         let store = &f.store;
-        let Some(c) = f.cache.pick(|_| true, |o| store.holds(o, now)) else { return };
+        let Some(c) = f.cache.pick(|_| true, |c| holds(hold, store, c, now)) else { return };
         let d = &mut self.detours[k];
         ctx.detour(d.via_link, c.id, d.target);
         d.packets += 1;
@@ -448,7 +461,7 @@ impl RouterModule for Inrpp {
                 th,
                 state: State::Push,
                 db_expires: Time::ZERO,
-                cache: Cache::new(th.total),
+                cache: Cache::new(th.total, self.params.hold),
                 tcp: TcpPartition::new((self.params.tcp_partition.secs() * ctx.capacity_bps(link) / 8.0) as u64),
                 store: NonceStore::new(self.params.expiry),
                 meter: Meter::default(),
@@ -510,7 +523,8 @@ impl RouterModule for Inrpp {
             ctx.kick(link);
             return Verdict::Keep;
         };
-        let held = f.store.holds(&nonces, ctx.now);
+        let c = Cached { id, size: pkt.size, nonces, data: pkt.kind == Kind::Data };
+        let held = holds(self.params.hold, &f.store, &c, ctx.now);
         // Cut-through (Fig. 7, arrow 4): nothing cached, the queue has room, not held.
         if !held && f.cache_empty() && ctx.queue_fits(link, pkt.size) {
             return Verdict::Queue;
@@ -519,7 +533,7 @@ impl RouterModule for Inrpp {
             f.stats.drops += 1;
             return Verdict::Drop;
         }
-        f.cache.insert(pkt.flow, Cached { id, size: pkt.size, nonces });
+        f.cache.insert(pkt.flow, c);
         f.stats.cached += 1;
         self.update_state(i, ctx);
         ctx.kick(link);
@@ -581,8 +595,8 @@ impl RouterModule for Inrpp {
                 return Some(id);
             }
         }
-        let store = &f.store;
-        match f.cache.pick(fits, |o| store.holds(o, now)) {
+        let (hold, store) = (self.params.hold, &f.store);
+        match f.cache.pick(fits, |c| holds(hold, store, c, now)) {
             Some(c) => {
                 f.tcp.inrpp_served();
                 self.update_state(i, ctx);
