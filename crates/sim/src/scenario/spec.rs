@@ -383,10 +383,6 @@ impl Default for InrppFlowSpec {
     }
 }
 
-fn yes() -> bool {
-    true
-}
-
 fn default_transport() -> String {
     "tcp".into()
 }
