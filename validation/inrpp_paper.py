@@ -65,10 +65,10 @@ def access_delays(text: str, ms: tuple[int, int, int]) -> str:
 class Run:
     """One pathpool-sim run: its summary and the tables asked for."""
 
-    def __init__(self, binary: Path, text: str, tmp: Path, name: str, tables: tuple[str, ...] = ()):
+    def __init__(self, binary: Path, text: str, tmp: Path, name: str, tables: tuple[str, ...] = (), summary: bool = True):
         path = tmp / f"{name}.toml"
         path.write_text(text)
-        self.summary = json.loads(self._run(binary, path, ["--json"]))
+        self.summary = json.loads(self._run(binary, path, ["--json"])) if summary else None
         self.tables = {t: list(csv.DictReader(io.StringIO(self._run(binary, path, ["--table", t])), delimiter="\t"))
                        for t in tables}
 
@@ -95,8 +95,9 @@ class Run:
         return next((float(r["time_s"]) for r in self.tables["inrpp_states"]
                      if int(r["link_id"]) == link and r["to"] == state), None)
 
-    def cache_drops(self) -> int:
-        return sum(int(r["drops_cache"]) for r in self.tables["inrpp_interfaces"])
+    def cache_drops(self, node: str | None = None) -> int:
+        """Packets dropped by full INRPP caches, at `node` or everywhere."""
+        return sum(int(r["drops_cache"]) for r in self.tables["inrpp_interfaces"] if node is None or r["node"] == node)
 
 
 def main() -> None:

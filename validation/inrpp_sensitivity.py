@@ -35,10 +35,6 @@ five minutes on one core. --full adds the 0.25, 10 and 50 MB caches, flows
 from __future__ import annotations
 
 import argparse
-import csv
-import io
-import json
-import subprocess
 import sys
 import tempfile
 import time
@@ -48,6 +44,7 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "bench"))
 from ns3_dumbbell import build_pathpool  # noqa: E402
+from inrpp_paper import Run as PaperRun  # noqa: E402
 
 SCENARIOS = REPO / "python" / "pathpool" / "scenarios"
 FIG18 = SCENARIOS / "inrpp-cache-sensitivity.toml"
@@ -96,28 +93,11 @@ def tcp_alone(text: str) -> str:
                    '[[flows]]\ncount = 50\nname = "tcp{i}"\nsrc = "t{i}"\ndst = "u{i}"\nstart_step = "10ms"\ntransport = "tcp"\n')
 
 
-class Run:
-    """One pathpool-sim run: its summary and the tables asked for."""
-
-    def __init__(self, binary: Path, text: str, tmp: Path, name: str, tables: tuple[str, ...] = (), summary: bool = True):
-        path = tmp / f"{name}.toml"
-        path.write_text(text)
-        self.summary = json.loads(self._run(binary, path, ["--json"])) if summary else None
-        self.tables = {t: list(csv.DictReader(io.StringIO(self._run(binary, path, ["--table", t])), delimiter="\t"))
-                       for t in tables}
-
-    @staticmethod
-    def _run(binary: Path, path: Path, extra: list[str]) -> str:
-        p = subprocess.run([str(binary), "run", str(path), *extra], capture_output=True, text=True)
-        if p.returncode != 0:
-            raise SystemExit(f"pathpool-sim failed on {path}:\n{p.stderr[-2000:]}")
-        return p.stdout
+class Run(PaperRun):
+    """One pathpool-sim run (inrpp_paper.Run) and the sums this script takes of its tables."""
 
     def total(self, table: str, column: str, where=lambda r: True) -> float:
         return sum(float(r[column]) for r in self.tables[table] if where(r))
-
-    def cache_drops(self, node: str | None = None) -> int:
-        return int(self.total("inrpp_interfaces", "drops_cache", lambda r: node is None or r["node"] == node))
 
     def flows(self, prefix: str) -> list[dict]:
         return [r for r in self.tables["flows"] if r["name"].startswith(prefix)]
