@@ -10,8 +10,13 @@
 //!   reaches the sender when every interface up to the first router is in
 //!   Backpressure, §II-B) makes the sender send one data packet per ACK it
 //!   receives (still in turn with the host's other flows). A cancel
-//!   notification, or a retransmission timeout (no ACK for a whole RTO),
-//!   puts it back in open loop.
+//!   notification puts it back in open loop, and so does ACK silence
+//!   (§III-C: "no ACK arrivals for an entire TCP retransmission timeout
+//!   (RTO) period"): when the retransmission timer fires and no ACK at all
+//!   (duplicates and the SYN-ACK count) has arrived for the whole RTO that
+//!   expired. A timer that fires while ACKs still arrive (duplicates
+//!   acknowledging nothing new) leaves the loop closed, and lets just the
+//!   resent segment go.
 //! - **Nonces**: every nonce an ACK carries is stored and echoed in all
 //!   later data packets, so that the routers holding it cache this flow's
 //!   data in closed loop (§II-A.3); a cancel forgets its nonce.
@@ -77,10 +82,13 @@ pub struct InrppSender {
     pub stats: SenderStats,
     /// Times the sender went from open to closed loop.
     pub slow_downs: u64,
-    /// A timeout puts the sender back in open loop (§III-C). False (the
-    /// flow option `inrpp = { timeout_open_loop = false }`): a closed-loop
-    /// sender stays closed, and the timeout lets just the first resent
-    /// segment go.
+    /// When the last ACK arrived (any ACK: duplicates and the SYN-ACK too).
+    last_ack: Time,
+    /// A timeout after ACK silence puts the sender back in open loop
+    /// (§III-C: no ACK for the whole RTO that expired; a timeout while ACKs
+    /// still arrive leaves it closed and lets just the first resent segment
+    /// go). False (the flow option `inrpp = { timeout_open_loop = false }`):
+    /// a closed-loop sender stays closed on every timeout, silent or not.
     pub timeout_open_loop: bool,
 }
 
@@ -116,6 +124,7 @@ impl InrppSender {
             timers: SenderTimers::default(),
             stats: SenderStats::default(),
             slow_downs: 0,
+            last_ack: Time::ZERO,
             timeout_open_loop: true,
         }
     }
@@ -174,6 +183,7 @@ impl InrppSender {
     pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
         match (self.state, p.kind) {
             (State::SynSent, Kind::SynAck) => {
+                self.last_ack = io.now;
                 self.rtt.sample(io.now.saturating_sub(p.ts_ecr));
                 self.timers.rto.cancel();
                 self.rwnd = p.rwnd;
@@ -208,6 +218,8 @@ impl InrppSender {
     }
 
     fn on_ack(&mut self, p: &Packet, io: &mut Io) {
+        // Any ACK breaks the silence that reopens the loop (§III-C).
+        self.last_ack = io.now;
         if p.ack > self.snd_nxt || p.ack < self.snd_una {
             return;
         }
@@ -247,6 +259,7 @@ impl InrppSender {
     }
 
     fn on_rto(&mut self, io: &mut Io) {
+        let expired = self.rtt.rto();
         self.rtt.back_off();
         self.stats.timeouts += 1;
         if self.state == State::SynSent {
@@ -256,8 +269,10 @@ impl InrppSender {
         if self.board.is_empty() {
             return;
         }
-        // §III-C: no ACK for a whole RTO puts the flow back in open loop.
-        if self.timeout_open_loop || !self.closed_loop {
+        // §III-C: no ACK for the whole RTO that expired puts the flow back
+        // in open loop; a timeout while ACKs still arrive keeps it closed.
+        let silent = io.now.saturating_sub(self.last_ack) >= expired;
+        if !self.closed_loop || (self.timeout_open_loop && silent) {
             self.closed_loop = false;
             self.credits = 0;
         } else {
@@ -424,19 +439,58 @@ mod tests {
         assert_eq!(iface.book(Time::from_millis(20), 12_000.0), Time::from_millis(20), "nothing booked ahead");
     }
 
+    /// The timer armed at 0 fires at 1 s, a whole RTO after the last ACK.
     #[test]
     fn a_timeout_reopens_the_loop_and_resends_what_was_not_acknowledged() {
         let (mut s, mut out, mut timers) = sender();
         s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
-        s.on_packet(&ack(0, &[(3, Note::SlowDown)]), &mut Io { now: Time::from_millis(1), out: &mut out, timers: &mut timers });
+        s.on_packet(&ack(0, &[(3, Note::SlowDown)]), &mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
         assert!(s.closed_loop());
+        advance(&mut s, &mut out, &mut timers, Time::from_millis(999));
         let sent = out.len();
-        let rto = Time::from_secs(1);
-        s.on_timer(TimerKind::Retransmit, &mut Io { now: rto, out: &mut out, timers: &mut timers });
+        advance(&mut s, &mut out, &mut timers, Time::from_secs(1));
         assert!(!s.closed_loop());
         assert_eq!(s.stats.timeouts, 1);
         assert!(out[sent..].iter().all(|p| p.retransmission), "the first packet after a timeout is a retransmission");
         assert_eq!(out[sent].seq, 0);
+    }
+
+    /// §III-C reopens the loop on ACK silence, "no ACK arrivals for an
+    /// entire TCP retransmission timeout (RTO) period". Two closed-loop
+    /// senders whose timer (1 s, re-armed by the slow-down ACK at 1 ms)
+    /// fires at 1.001 s: the one that kept receiving duplicate ACKs stays
+    /// closed and resends just the first unacknowledged segment; the one that
+    /// received nothing for the RTO goes back to open loop.
+    #[test]
+    fn a_timeout_reopens_the_loop_only_after_an_rto_without_acks() {
+        for duplicates in [true, false] {
+            let (mut s, mut out, mut timers) = sender();
+            s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+            s.on_packet(&ack(1448, &[(3, Note::SlowDown)]), &mut Io { now: Time::from_millis(1), out: &mut out, timers: &mut timers });
+            assert!(s.closed_loop());
+            if duplicates {
+                for t in (101..=901).step_by(100) {
+                    let now = Time::from_millis(t);
+                    advance(&mut s, &mut out, &mut timers, now);
+                    s.on_packet(&ack(1448, &[(3, Note::Nonce)]), &mut Io { now, out: &mut out, timers: &mut timers });
+                }
+            }
+            advance(&mut s, &mut out, &mut timers, Time::from_millis(1000));
+            assert_eq!(s.stats.timeouts, 0, "duplicates do not re-arm the timer");
+            let sent = out.len();
+            advance(&mut s, &mut out, &mut timers, Time::from_millis(1001));
+            assert_eq!(s.stats.timeouts, 1);
+            assert!(out[sent].retransmission && out[sent].seq == 1448);
+            if duplicates {
+                assert!(s.closed_loop(), "ACKs kept arriving: the loop stays closed");
+                advance(&mut s, &mut out, &mut timers, Time::from_millis(1500));
+                assert_eq!(out.len(), sent + 1, "one segment for the timeout");
+            } else {
+                assert!(!s.closed_loop(), "no ACK for the whole RTO: open loop");
+                advance(&mut s, &mut out, &mut timers, Time::from_millis(1500));
+                assert!(out.len() >= sent + 50, "open loop paces at the interface rate");
+            }
+        }
     }
 
     /// `timeout_open_loop = false`: a timeout leaves a closed-loop sender

@@ -371,8 +371,9 @@ pub struct InrppFlowSpec {
     /// notifications with fresh bogus nonces (a nonce flood, §V-C).
     #[serde(default)]
     pub forged_slow_downs: u32,
-    /// A retransmission timeout puts a closed-loop sender back in open loop
-    /// (§III-C; the default); false keeps it in closed loop.
+    /// A retransmission timeout after a whole RTO without any ACK puts a
+    /// closed-loop sender back in open loop (§III-C's ACK silence; the
+    /// default); false keeps it in closed loop on every timeout.
     #[serde(default = "yes")]
     pub timeout_open_loop: bool,
 }
