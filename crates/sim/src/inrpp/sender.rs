@@ -24,9 +24,16 @@
 //!   nothing); the RFC 6298 timer is kept, and on expiry the first
 //!   unacknowledged segment is resent (§5.4) with the holes that SACK blocks
 //!   show lost (RFC 6675 IsLost), not everything outstanding: with routers
-//!   that cache rather than drop, most of that is still on its way (§III-C:
-//!   timeouts are for "packet corruption"). The receiver is TCP's, which
-//!   holds out-of-order data and reports it in SACK blocks.
+//!   that cache rather than drop, most of that is usually still on its way
+//!   (§III-C: timeouts are for "packet corruption"). Which it is, F-RTO
+//!   tells (RFC 5682 §3, the SACK-enhanced version Linux runs): an ACK that
+//!   acknowledges an original transmission makes the timeout spurious and
+//!   nothing more is resent; if the first ACK after the timeout
+//!   acknowledges only the retransmission and there is no new data to send,
+//!   or a later one is a duplicate or SACKs only new data, the loss is real
+//!   and every unSACKed segment is resent (go-back-N, RFC 6675 §5.1), as
+//!   the sending rules allow. The receiver is TCP's, which holds
+//!   out-of-order data and reports it in SACK blocks.
 
 use std::rc::Rc;
 
@@ -84,6 +91,9 @@ pub struct InrppSender {
     pub slow_downs: u64,
     /// When the last ACK arrived (any ACK: duplicates and the SYN-ACK too).
     last_ack: Time,
+    /// F-RTO under way after a timeout (RFC 5682 §3.1): SND.NXT when the
+    /// timer fired ("recover"/`high_seq`).
+    frto: Option<u64>,
     /// A timeout after ACK silence puts the sender back in open loop
     /// (§III-C: no ACK for the whole RTO that expired; a timeout while ACKs
     /// still arrive leaves it closed and lets just the first resent segment
@@ -125,6 +135,7 @@ impl InrppSender {
             stats: SenderStats::default(),
             slow_downs: 0,
             last_ack: Time::ZERO,
+            frto: None,
             timeout_open_loop: true,
         }
     }
@@ -236,11 +247,16 @@ impl InrppSender {
             // RFC 7323 §4: time the ACKs that advance the cumulative ACK.
             self.rtt.sample(io.now.saturating_sub(p.ts_ecr));
         }
+        let original = self.frto.is_some_and(|high| self.board.acks_an_original(p.ack, p.sack_blocks(), high));
+        let mut newly_sacked = 0;
         for &(s, e) in p.sack_blocks() {
-            self.board.sack(s.max(p.ack), e, |_, _| {});
+            newly_sacked += self.board.sack(s.max(p.ack), e, |_, _| {});
         }
         self.board.ack(p.ack, |_, _| {});
         self.snd_una = p.ack;
+        if let Some(high) = self.frto {
+            self.frto_on_ack(high, original, newly_acked, newly_sacked);
+        }
         // RFC 6298 §5.2–5.3.
         if self.board.is_empty() {
             self.timers.rto.cancel();
@@ -280,10 +296,47 @@ impl InrppSender {
         }
         // The first unacknowledged segment is resent (RFC 6298 §5.4), and the
         // holes SACKs show lost (RFC 6675 IsLost); what lies above may be
-        // waiting in a router's cache, and is not sent twice.
+        // waiting in a router's cache: the ACKs that follow tell (F-RTO,
+        // RFC 5682 §3.1 step 1; on recurring timeouts too, §3.2, as Linux).
         self.board.mark_timeout_lost(DUPTHRESH);
+        self.frto = Some(self.snd_nxt);
         self.send_what_we_can(io);
         self.arm_rto(io);
+    }
+
+    /// F-RTO's steps 2 and 3 (RFC 5682 §3.1) on an ACK after a timeout;
+    /// `high` was SND.NXT when it fired, `original`: the ACK acknowledges a
+    /// segment never retransmitted.
+    fn frto_on_ack(&mut self, high: u64, original: bool, newly_acked: u64, newly_sacked: u64) {
+        if original || self.snd_una >= high {
+            // Step 3b: an original arrived, so the timeout was spurious (the
+            // rest is on its way); or all sent before it is acknowledged.
+            self.frto = None;
+        } else if self.snd_nxt > high {
+            // Step 3a: new data went out after the timeout (step 2b), and a
+            // duplicate ACK, or one that SACKs only that new data, shows the
+            // data sent before the timeout lost.
+            if newly_acked == 0 || newly_sacked > 0 {
+                self.go_back_n();
+            }
+        } else if newly_acked > 0 && !self.has_new_data() {
+            // Step 2b: the retransmission is acknowledged, no original is,
+            // and there is no new data to probe with: recover conventionally.
+            self.go_back_n();
+        }
+    }
+
+    /// Conventional RTO recovery: every unSACKed segment is lost and resent
+    /// (RFC 6675 §5.1; Linux `tcp_enter_loss`), as the sending rules allow.
+    fn go_back_n(&mut self) {
+        self.board.mark_all_lost();
+        self.frto = None;
+    }
+
+    /// Unsent data the receiver's window would take now.
+    fn has_new_data(&self) -> bool {
+        let len = (self.app_limit - self.snd_nxt).min(self.mss);
+        len > 0 && self.snd_nxt + len <= self.snd_una + self.rwnd.max(self.mss)
     }
 
     /// Sends lost segments first, then new data, each in the interface slot
@@ -301,12 +354,11 @@ impl InrppSender {
             let (seq, len, retransmission) = match self.board.next_retransmission() {
                 Some((seq, len)) => (seq, len as u64, true),
                 None => {
-                    let len = (self.app_limit - self.snd_nxt).min(self.mss);
-                    if len == 0 || self.snd_nxt + len > self.snd_una + self.rwnd.max(self.mss) {
+                    if !self.has_new_data() {
                         self.slot = None;
                         return;
                     }
-                    (self.snd_nxt, len, false)
+                    (self.snd_nxt, (self.app_limit - self.snd_nxt).min(self.mss), false)
                 }
             };
             let bits = (len + self.header_bytes as u64) as f64 * 8.0;
@@ -491,6 +543,69 @@ mod tests {
                 assert!(out.len() >= sent + 50, "open loop paces at the interface rate");
             }
         }
+    }
+
+    /// F-RTO (RFC 5682 §3.1) after a timeout that finds a flow's 100
+    /// segments all sent and unacknowledged (12 Mb/s: one a millisecond;
+    /// the timer armed at 0 fires at 1 s) and resends the first. If the
+    /// first ACK after it acknowledges only that retransmission, the rest was
+    /// lost too (a tail dropped by a full cache), there is no new data to
+    /// probe with, and all 99 go again at once (step 2b, go-back-N); if it
+    /// acknowledges originals, they were waiting in a cache and nothing more
+    /// is resent (step 3b).
+    #[test]
+    fn after_a_timeout_f_rto_resends_a_lost_tail_and_nothing_that_was_only_late() {
+        for tail_lost in [true, false] {
+            let (mut s, mut out, mut timers) = sender();
+            s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+            advance(&mut s, &mut out, &mut timers, Time::from_millis(999));
+            assert_eq!(out.len(), 100);
+            advance(&mut s, &mut out, &mut timers, Time::from_secs(1));
+            assert_eq!(s.stats.timeouts, 1);
+            assert!(out.len() == 101 && out[100].retransmission && out[100].seq == 0);
+            let acked = if tail_lost { 1448 } else { 10 * 1448 };
+            let now = Time::from_millis(1050);
+            s.on_packet(&ack(acked, &[]), &mut Io { now, out: &mut out, timers: &mut timers });
+            advance(&mut s, &mut out, &mut timers, Time::from_millis(1200));
+            let resent: Vec<u64> = out[101..].iter().map(|p| p.seq / 1448).collect();
+            if tail_lost {
+                assert_eq!(resent, (1..100).collect::<Vec<_>>(), "go-back-N from the first unacknowledged segment");
+                assert!(out[101..].iter().all(|p| p.retransmission));
+            } else {
+                assert!(resent.is_empty(), "the originals arrived: nothing is resent");
+            }
+        }
+    }
+
+    /// F-RTO step 3a: with new data to send, the first ACK after the
+    /// timeout that acknowledges only the retransmission lets new data go
+    /// (step 2b); the next, a duplicate that SACKs only that new data,
+    /// shows what was sent before the timeout lost, and it is all resent
+    /// before any more new data.
+    #[test]
+    fn f_rto_goes_back_when_only_data_sent_after_the_timeout_arrives() {
+        let cfg = TcpConfig { handshake: false, ..TcpConfig::default() };
+        let mut s = InrppSender::new(0, 0, 1, Some(2000 * 1448), 52, &cfg, InterfaceShare::new(12e6));
+        let (mut out, mut timers) = (Vec::new(), Vec::new());
+        s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+        advance(&mut s, &mut out, &mut timers, Time::from_secs(1));
+        // SND.NXT when the timer fired, in segments (about a thousand).
+        let high = s.frto.expect("F-RTO under way") / 1448;
+        assert!((999..=1001).contains(&high));
+        assert!(out.last().unwrap().retransmission && out.last().unwrap().seq == 0);
+        s.on_packet(&ack(1448, &[]), &mut Io { now: Time::from_millis(1005), out: &mut out, timers: &mut timers });
+        advance(&mut s, &mut out, &mut timers, Time::from_millis(1010));
+        let after_ack = out.len();
+        assert!(out[after_ack - 3..].iter().all(|p| !p.retransmission && p.seq >= high * 1448), "new data, not go-back-N");
+        assert_eq!(s.frto, Some(high * 1448), "still undecided");
+        let mut dup = ack(1448, &[]);
+        dup.sack[0] = (high * 1448, (high + 2) * 1448);
+        dup.n_sack = 1;
+        s.on_packet(&dup, &mut Io { now: Time::from_millis(1010), out: &mut out, timers: &mut timers });
+        advance(&mut s, &mut out, &mut timers, Time::from_millis(1100));
+        let resent: Vec<u64> = out[after_ack..].iter().map(|p| p.seq / 1448).collect();
+        assert_eq!(resent[..5], [1, 2, 3, 4, 5]);
+        assert!(out[after_ack..].iter().all(|p| p.retransmission));
     }
 
     /// `timeout_open_loop = false`: a timeout leaves a closed-loop sender

@@ -25,6 +25,9 @@ struct Segment {
     lost: bool,
     /// A retransmission of this segment is in flight.
     retransmitted: bool,
+    /// This segment has been retransmitted at least once (Linux
+    /// `TCPCB_EVER_RETRANS`), for F-RTO's test of an original's arrival.
+    ever_retransmitted: bool,
     /// Delivery state when this segment was last (re)sent.
     tx: TxStamp,
 }
@@ -61,7 +64,7 @@ impl Scoreboard {
 
     /// Pushes a segment whose first byte has data sequence number `dsn`.
     pub fn push_mapped(&mut self, start: u64, len: u32, dsn: u64, tx: TxStamp) {
-        self.segs.push_back(Segment { start, len, dsn, sacked: false, lost: false, retransmitted: false, tx });
+        self.segs.push_back(Segment { start, len, dsn, sacked: false, lost: false, retransmitted: false, ever_retransmitted: false, tx });
         self.outstanding += len as u64;
     }
 
@@ -285,11 +288,30 @@ impl Scoreboard {
         let s = &mut self.segs[i];
         debug_assert_eq!(s.start, start);
         s.tx = tx;
+        s.ever_retransmitted = true;
         if !s.retransmitted {
             s.retransmitted = true;
             self.retransmitted += s.len as u64;
         }
         self.retx_from = s.end();
+    }
+
+    /// Whether an ACK up to `ack` with these SACK blocks newly acknowledges a
+    /// segment below `high` that was never retransmitted, so that an
+    /// original transmission sent before `high` arrived (Linux
+    /// `FLAG_ORIG_SACK_ACKED`): F-RTO's evidence that a timeout was spurious
+    /// (RFC 5682 §3.1 step 3b; `high` is SND.NXT when the timer fired). Call
+    /// it before the ACK updates the board.
+    pub fn acks_an_original(&self, ack: u64, sack_blocks: &[(u64, u64)], high: u64) -> bool {
+        let original = |s: &Segment| !s.sacked && !s.ever_retransmitted && s.end() <= high;
+        let cumulative = self.segs.iter().take_while(|s| s.end() <= ack).any(original);
+        cumulative
+            || sack_blocks.iter().any(|&(start, end)| {
+                self.segs
+                    .range(self.index_of(start)..)
+                    .take_while(|s| s.end() <= end)
+                    .any(|s| s.start >= start && original(s))
+            })
     }
 }
 
@@ -303,6 +325,22 @@ mod tests {
             b.push(i * 100, 100, TxStamp::default());
         }
         b
+    }
+
+    /// F-RTO's test: segments 0–9 sent before a timeout (`high` = 1000),
+    /// 0 and 1 retransmitted, 10–11 sent after it.
+    #[test]
+    fn an_original_is_one_sent_before_the_timeout_and_never_retransmitted() {
+        let mut b = board(12);
+        b.mark_all_lost();
+        b.mark_retransmitted(0, TxStamp::default());
+        b.mark_retransmitted(100, TxStamp::default());
+        assert!(!b.acks_an_original(200, &[], 1000), "only retransmitted segments acknowledged");
+        assert!(b.acks_an_original(300, &[], 1000));
+        assert!(!b.acks_an_original(100, &[(1000, 1200)], 1000), "sent after the timeout");
+        assert!(b.acks_an_original(100, &[(500, 600)], 1000));
+        b.sack(500, 600, |_, _| {});
+        assert!(!b.acks_an_original(100, &[(500, 600)], 1000), "already SACKed");
     }
 
     #[test]
