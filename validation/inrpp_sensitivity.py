@@ -12,8 +12,9 @@ authors' published ns-3 scripts do both) and each hold rule (``hold =
 authors' earlier ns-3 router), and prints the AFCT, the cache drops, the
 timeouts and retransmissions, and the smallest size without a drop beside
 the paper's 1 MB. Both rules are also run with the INRPP flows' ``inrpp =
-{ timeout_open_loop = false }`` (pathpool's experiment: a timeout leaves a
-closed-loop sender closed, where §III-C reopens the loop).
+{ timeout_open_loop = false }`` (as the authors' ns-3 sender: a timeout
+leaves a closed-loop sender closed, where §III-C reopens the loop after an
+RTO without ACKs).
 
 Fig. 19 runs the built-in scenario ``inrpp-tcp-friendliness`` (50 INRPP and
 50 TCP flows, INRPP routers with a 50 ms TCP partition) with each hold rule,
@@ -51,7 +52,7 @@ FIG18 = SCENARIOS / "inrpp-cache-sensitivity.toml"
 FIG19 = SCENARIOS / "inrpp-tcp-friendliness.toml"
 HOLDS = ("nonce", "interface")
 # (hold rule, whether a timeout puts the sender back in open loop): the
-# paper's text first; `timeout_open_loop = false` is pathpool's experiment.
+# paper's text first; `timeout_open_loop = false` is the authors' sender.
 VARIANTS = (("nonce", True), ("interface", True), ("nonce", False), ("interface", False))
 SIZES_MB = (0.5, 1, 2, 5, 20)
 FULL_SIZES_MB = (0.25, 0.5, 1, 2, 5, 10, 20, 50)
@@ -123,8 +124,8 @@ def fig18(binary: Path, tmp: Path, sizes: tuple[float, ...], arrivals: dict[str,
     print("         S_high = cache / 2, S_low = cache / 4. Paper: 1 MB is the smallest cache without a drop;")
     print("         below it caches drop and the AFCT suffers (its AFCT values are a plot, not in the text).")
     print("         AFCT over the flows done within the built-in's 700 s; drops are INRPP cache drops.")
-    print("         'timeouts keep the loop closed': the flows' inrpp = { timeout_open_loop = false } (pathpool's")
-    print("         experiment; the paper's §III-C reopens the loop on a timeout).")
+    print("         'timeouts keep the loop closed': the flows' inrpp = { timeout_open_loop = false } (the authors'")
+    print("         ns-3 sender; the paper's §III-C reopens the loop after an RTO without ACKs).")
     for hold, reopen in VARIANTS:
         for arrival, step in arrivals.items():
             if not reopen and not full and step != "1s":
@@ -162,7 +163,7 @@ def fig19(binary: Path, tmp: Path, duration: str) -> None:
         print(f"  {name:28} {paper:>7} " + "".join(f"{c:>{width}}" for c in cells))
 
     print(f"\nFig. 19: TCP friendliness, 50 INRPP + 50 TCP bulk flows vs 100 TCP alone, {duration}, per-flow goodput kb/s")
-    print("         (columns: the hold rule; /closed: the INRPP flows' timeout_open_loop = false, pathpool's experiment)")
+    print("         (columns: the hold rule; /closed: the INRPP flows' timeout_open_loop = false, the authors' sender)")
     row("", heads, "paper")
     row("TCP mixed", [f"{r.mean('tcp', 'goodput_bps') / 1e3:.1f}" for r in mixed], "~100")
     row("INRPP mixed", [f"{r.mean('inrpp', 'goodput_bps') / 1e3:.1f}" for r in mixed], "~300")

@@ -323,9 +323,10 @@ fn tcp_keeps_its_share_beside_inrpp_thanks_to_the_cache_partition() {
     }
 }
 
-/// Fig. 19 with pathpool's experiment `inrpp = { timeout_open_loop = false }`
-/// on the INRPP flows (a timeout leaves a closed-loop sender closed; §III-C
-/// reopens the loop) and 200 s instead of 40: with either hold rule, no
+/// Fig. 19 with `inrpp = { timeout_open_loop = false }` on the INRPP flows
+/// (a timeout leaves a closed-loop sender closed, as in the authors' ns-3
+/// sender; §III-C reopens the loop after an RTO without ACKs) and 200 s
+/// instead of 40: with either hold rule, no
 /// timeout burst refills the full caches, node 4 drops only in the first
 /// seconds, and INRPP's per-flow goodput is within 20 % of the paper's
 /// ≈ 300 kb/s while TCP keeps at least 90 % of what it gets alone.
