@@ -108,3 +108,15 @@ def test_a_run_without_inrpp_keeps_four_panels(small_scenario):
 def test_an_inrpp_run_saves_to_png(inrpp_results, tmp_path):
     path = plots.save_plot(inrpp_results, tmp_path / "plot.png")
     assert path.read_bytes().startswith(PNG_SIGNATURE)
+
+
+def test_an_inrpp_run_without_time_series_keeps_its_row():
+    scenario = tomllib.loads((BUILTIN_DIR / "inrpp-dumbbell.toml").read_text())
+    scenario["sim"] = {"duration": "4s", "sample_interval": 0}
+    results = pathpool.run(scenario)
+    assert results.frame("inrpp_ts").empty and not results.frame("inrpp_interfaces").empty
+    figure = plots.overview_figure(results)
+    assert len(figure.axes) == 6
+    cache = _panel(figure, "INRPP cache occupancy")
+    assert [t.get_text() for t in cache.texts] == [plots.NO_TIME_SERIES]
+    assert _panel(figure, "Link utilisation distribution").lines

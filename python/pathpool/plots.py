@@ -38,6 +38,10 @@ NO_TIME_SERIES = "no time series (sim.sample_interval = 0)"
 MAX_BAR_LABELS = 30
 #: INRPP interfaces shown in the cache panel (those with the largest maximum cache occupancy).
 MAX_CACHE_INTERFACES = 4
+#: The cache panel's y axis reaches up to the cache sizes only if the largest
+#: occupancy filled at least this fraction of the largest cache; otherwise it
+#: follows the occupancy, and a note gives the sizes above the scale.
+MIN_CACHE_FILL_SHOWN = 0.1
 #: Opacity of the shading that marks an INRPP interface's time in Backpressure.
 BACKPRESSURE_ALPHA = 0.12
 
@@ -206,8 +210,11 @@ def _plot_inrpp_cache(ax: Axes, interfaces: pd.DataFrame, inrpp_ts: pd.DataFrame
         _no_data(ax, title, NO_TIME_SERIES if inrpp_ts.empty else "no INRPP interface cached anything")
         return
     names = dict(zip(links["link_id"], links["name"], strict=True))
-    scale, unit = _byte_unit(float(max(busiest["max_cache_bytes"].max(), busiest["cache_size_bytes"].max())))
+    fullest, largest_size = float(busiest["max_cache_bytes"].max()), float(busiest["cache_size_bytes"].max())
+    sizes_shown = fullest >= MIN_CACHE_FILL_SHOWN * largest_size
+    scale, unit = _byte_unit(largest_size if sizes_shown else fullest)
     interval = _sample_interval(inrpp_ts["time_s"])
+    backpressured = False
     for i, interface in enumerate(busiest.itertuples()):
         color = colormaps["Dark2"](i)
         series = inrpp_ts[inrpp_ts["link_id"] == interface.link_id].sort_values("time_s")
@@ -216,15 +223,24 @@ def _plot_inrpp_cache(ax: Axes, interfaces: pd.DataFrame, inrpp_ts: pd.DataFrame
         ax.axhline(interface.cache_size_bytes / scale, color=color, linestyle="--", linewidth=1.0)
         for start, end in _spans(series["time_s"].to_numpy(), (series["state"] == "backpressure").to_numpy(), interval):
             ax.axvspan(start, end, color=color, alpha=BACKPRESSURE_ALPHA, linewidth=0)
+            backpressured = True
     ax.set_title(title)
     ax.set_xlabel("time (s)")
     ax.set_ylabel(f"cache ({unit})")
-    ax.set_ylim(bottom=0)
+    if sizes_shown:
+        ax.set_ylim(bottom=0)
+    else:
+        ax.set_ylim(0, 1.15 * fullest / scale)
+        size_scale, size_unit = _byte_unit(largest_size)
+        ax.text(0.99, 0.97, f"cache sizes (up to {largest_size / size_scale:g} {size_unit}) are above the scale",
+                transform=ax.transAxes, ha="right", va="top", fontsize="small", color="0.4")
     ax.grid(alpha=0.3)
     handles, labels = ax.get_legend_handles_labels()
-    handles += [Line2D([], [], color="0.4", linestyle="--", linewidth=1.0),
-                Patch(color="0.4", alpha=BACKPRESSURE_ALPHA * 2, linewidth=0)]
-    labels += ["cache size", "in backpressure"]
+    handles.append(Line2D([], [], color="0.4", linestyle="--", linewidth=1.0))
+    labels.append("cache size")
+    if backpressured:
+        handles.append(Patch(color="0.4", alpha=BACKPRESSURE_ALPHA * 2, linewidth=0))
+        labels.append("in backpressure")
     ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize="small",
               frameon=False)
 
@@ -253,7 +269,7 @@ def _plot_utilisation_cdf(ax: Axes, links: pd.DataFrame) -> None:
     ax.set_title(title)
     ax.set_xlabel(f"utilisation over the run ({len(used)} link directions with traffic)")
     ax.set_ylabel("fraction of link directions")
-    ax.set_xlim(0, right)
+    ax.set_xlim(-0.01 * right, 1.01 * right)  # off the spines: the steps at 0 and 1
     ax.set_ylim(0, 1.02)
     ax.grid(alpha=0.3)
 
