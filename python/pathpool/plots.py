@@ -1,5 +1,7 @@
 """An overview figure of one run: goodput and congestion windows over time,
-queue occupancy of the busiest links, and goodput per flow.
+queue occupancy of the busiest links, and goodput per flow; for runs with
+INRPP routers also the cache occupancy of the busiest INRPP interfaces and the
+distribution of link utilisation.
 
 The figure is drawn on a standalone matplotlib Figure (rendered with Agg when
 saved to PNG), without pyplot, so plotting never opens a window nor touches
@@ -17,6 +19,7 @@ from matplotlib import colormaps
 from matplotlib.axes import Axes
 from matplotlib.figure import Figure
 from matplotlib.lines import Line2D
+from matplotlib.patches import Patch
 
 from .results import Results
 
@@ -33,21 +36,47 @@ SMOOTHING_S = 0.5
 NO_TIME_SERIES = "no time series (sim.sample_interval = 0)"
 #: Bars of the per-flow goodput chart are labelled by flow name up to this many flows.
 MAX_BAR_LABELS = 30
+#: INRPP interfaces shown in the cache panel (those with the largest maximum cache occupancy).
+MAX_CACHE_INTERFACES = 4
+#: The cache panel's y axis reaches up to the cache sizes only if the largest
+#: occupancy filled at least this fraction of the largest cache; otherwise it
+#: follows the occupancy, and a note gives the sizes above the scale.
+MIN_CACHE_FILL_SHOWN = 0.1
+#: Opacity of the shading that marks an INRPP interface's time in Backpressure.
+BACKPRESSURE_ALPHA = 0.12
 
 
 def overview_figure(results: Results) -> Figure:
-    """The overview figure of ``results``: four panels and a flow legend."""
+    """The overview figure of ``results``: four panels (goodput over time,
+    congestion windows, queues of the busiest links, goodput per flow) and a
+    flow legend.
+
+    A run with INRPP routers (``inrpp_interfaces`` not empty) gets a third row
+    of two panels: the cache occupancy over time of the INRPP interfaces whose
+    caches filled most, with each cache's size dashed and its time in
+    Backpressure shaded, and the empirical distribution of ``links.utilisation``
+    over the link directions that carried traffic.
+    """
     summary = results.summary
     flows = results.flows.sort_values("flow_id")
     colors = _flow_colors(flows["flow_id"].tolist())
-    fig = Figure(figsize=(14, 8.5), layout="constrained")
-    (ax_goodput, ax_cwnd), (ax_queue, ax_bars) = fig.subplots(2, 2)
+    inrpp_interfaces = results.frame("inrpp_interfaces")
+    inrpp = not inrpp_interfaces.empty
+    fig = Figure(figsize=(14, 12.5 if inrpp else 8.5), layout="constrained")
+    panels = fig.subplots(3 if inrpp else 2, 2)
+    (ax_goodput, ax_cwnd), (ax_queue, ax_bars) = panels[:2]
 
     _plot_goodput(ax_goodput, results.flow_ts, colors)
     _plot_cwnd(ax_cwnd, results.flow_ts, colors)
     _plot_queues(ax_queue, results.links, results.link_ts)
     _plot_goodput_bars(ax_bars, flows, colors, summary.get("jain_index"))
-    for ax in (ax_goodput, ax_cwnd, ax_queue):
+    timelines = [ax_goodput, ax_cwnd, ax_queue]
+    if inrpp:
+        ax_cache, ax_cdf = panels[2]
+        _plot_inrpp_cache(ax_cache, inrpp_interfaces, results.frame("inrpp_ts"), results.links)
+        _plot_utilisation_cdf(ax_cdf, results.links)
+        timelines.append(ax_cache)
+    for ax in timelines:
         ax.set_xlim(0, summary.get("duration_s") or None)
     _flow_legend(fig, flows, colors)
     where = "on the kernel lab" if summary.get("plane") == "lab" else "simulated"
@@ -169,6 +198,80 @@ def _plot_goodput_bars(ax: Axes, flows: pd.DataFrame, colors: dict, jain: float 
     ax.set_title(title)
     ax.set_ylabel("mean goodput (Mb/s)")
     ax.grid(axis="y", alpha=0.3)
+
+
+def _plot_inrpp_cache(ax: Axes, interfaces: pd.DataFrame, inrpp_ts: pd.DataFrame, links: pd.DataFrame) -> None:
+    """Cache occupancy of the MAX_CACHE_INTERFACES interfaces whose caches filled most,
+    each with its cache size dashed and its time in Backpressure shaded, in its colour."""
+    title = "INRPP cache occupancy"
+    cached = interfaces[interfaces["max_cache_bytes"] > 0]
+    busiest = cached.sort_values(["max_cache_bytes", "link_id"], ascending=[False, True]).head(MAX_CACHE_INTERFACES)
+    if inrpp_ts.empty or busiest.empty:
+        _no_data(ax, title, NO_TIME_SERIES if inrpp_ts.empty else "no INRPP interface cached anything")
+        return
+    names = dict(zip(links["link_id"], links["name"], strict=True))
+    fullest, largest_size = float(busiest["max_cache_bytes"].max()), float(busiest["cache_size_bytes"].max())
+    sizes_shown = fullest >= MIN_CACHE_FILL_SHOWN * largest_size
+    scale, unit = _byte_unit(largest_size if sizes_shown else fullest)
+    interval = _sample_interval(inrpp_ts["time_s"])
+    backpressured = False
+    for i, interface in enumerate(busiest.itertuples()):
+        color = colormaps["Dark2"](i)
+        series = inrpp_ts[inrpp_ts["link_id"] == interface.link_id].sort_values("time_s")
+        ax.plot(series["time_s"], series["cache_bytes"] / scale, color=color, linewidth=1.0,
+                label=names.get(interface.link_id, f"link {interface.link_id}"))
+        ax.axhline(interface.cache_size_bytes / scale, color=color, linestyle="--", linewidth=1.0)
+        for start, end in _spans(series["time_s"].to_numpy(), (series["state"] == "backpressure").to_numpy(), interval):
+            ax.axvspan(start, end, color=color, alpha=BACKPRESSURE_ALPHA, linewidth=0)
+            backpressured = True
+    ax.set_title(title)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(f"cache ({unit})")
+    if sizes_shown:
+        ax.set_ylim(bottom=0)
+    else:
+        ax.set_ylim(0, 1.15 * fullest / scale)
+        size_scale, size_unit = _byte_unit(largest_size)
+        ax.text(0.99, 0.97, f"cache sizes (up to {largest_size / size_scale:g} {size_unit}) are above the scale",
+                transform=ax.transAxes, ha="right", va="top", fontsize="small", color="0.4")
+    ax.grid(alpha=0.3)
+    handles, labels = ax.get_legend_handles_labels()
+    handles.append(Line2D([], [], color="0.4", linestyle="--", linewidth=1.0))
+    labels.append("cache size")
+    if backpressured:
+        handles.append(Patch(color="0.4", alpha=BACKPRESSURE_ALPHA * 2, linewidth=0))
+        labels.append("in backpressure")
+    ax.legend(handles, labels, loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize="small",
+              frameon=False)
+
+
+def _spans(times: np.ndarray, mask: np.ndarray, interval: float) -> list[tuple[float, float]]:
+    """The time spans of consecutive samples where ``mask`` holds, each sample
+    standing for the ``interval`` centred on it."""
+    spans = []
+    edges = np.diff(np.concatenate(([0], mask.astype(np.int8), [0])))
+    for first, last in zip(np.flatnonzero(edges == 1), np.flatnonzero(edges == -1) - 1, strict=True):
+        spans.append((max(0.0, times[first] - interval / 2), times[last] + interval / 2))
+    return spans
+
+
+def _plot_utilisation_cdf(ax: Axes, links: pd.DataFrame) -> None:
+    """The empirical CDF of utilisation over the link directions that carried traffic."""
+    title = "Link utilisation distribution"
+    used = np.sort(links.loc[links["bytes_sent"] > 0, "utilisation"].to_numpy())
+    if len(used) == 0:
+        _no_data(ax, title, "no link carried traffic")
+        return
+    right = max(1.0, float(used[-1]))
+    xs = np.concatenate(([0.0], used, [right]))
+    ys = np.concatenate(([0.0], np.arange(1, len(used) + 1) / len(used), [1.0]))
+    ax.step(xs, ys, where="post", color=colormaps["Dark2"](0), linewidth=1.5)
+    ax.set_title(title)
+    ax.set_xlabel(f"utilisation over the run ({len(used)} link directions with traffic)")
+    ax.set_ylabel("fraction of link directions")
+    ax.set_xlim(-0.01 * right, 1.01 * right)  # off the spines: the steps at 0 and 1
+    ax.set_ylim(0, 1.02)
+    ax.grid(alpha=0.3)
 
 
 def _flow_legend(fig: Figure, flows: pd.DataFrame, colors: dict) -> None:
