@@ -38,11 +38,10 @@ HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(REPO / "bench"))
 from ns3_dumbbell import build_pathpool  # noqa: E402
-from inrpp_multihomed import AUTHORS_TICK_S, authors_jain  # noqa: E402
+from inrpp_multihomed import AUTHORS_TICK_S, RCP_ROUTERS, authors_jain  # noqa: E402
 
 SCENARIO = REPO / "python" / "pathpool" / "scenarios" / "inrpp-dumbbell.toml"
 PAYLOAD = 1448 / 1500
-RCP_ROUTERS = '[routers]\nmodule = "rcp"\n[routers.params]\nalpha = 0.1\nbeta = 1.0\n'
 
 # Table V: AFCT (s), Jain with equal access latencies, Jain with 50/100/200 ms.
 PAPER = {"INRPP": (10.50, 0.9945, 0.9972), "RCP": (25.96, 0.9934, 0.9994), "TCP": (23.31, 0.8902, 0.8321)}

@@ -319,7 +319,7 @@ impl InrppSender {
             if newly_acked == 0 || newly_sacked > 0 {
                 self.go_back_n();
             }
-        } else if newly_acked > 0 && !self.has_new_data() {
+        } else if newly_acked > 0 && self.next_new_len().is_none() {
             // Step 2b: the retransmission is acknowledged, no original is,
             // and there is no new data to probe with: recover conventionally.
             self.go_back_n();
@@ -333,10 +333,11 @@ impl InrppSender {
         self.frto = None;
     }
 
-    /// Unsent data the receiver's window would take now.
-    fn has_new_data(&self) -> bool {
+    /// The length of the next new segment, if there is unsent data and the
+    /// receiver's window would take it now.
+    fn next_new_len(&self) -> Option<u64> {
         let len = (self.app_limit - self.snd_nxt).min(self.mss);
-        len > 0 && self.snd_nxt + len <= self.snd_una + self.rwnd.max(self.mss)
+        (len > 0 && self.snd_nxt + len <= self.snd_una + self.rwnd.max(self.mss)).then_some(len)
     }
 
     /// Sends lost segments first, then new data, each in the interface slot
@@ -353,13 +354,13 @@ impl InrppSender {
             }
             let (seq, len, retransmission) = match self.board.next_retransmission() {
                 Some((seq, len)) => (seq, len as u64, true),
-                None => {
-                    if !self.has_new_data() {
+                None => match self.next_new_len() {
+                    Some(len) => (self.snd_nxt, len, false),
+                    None => {
                         self.slot = None;
                         return;
                     }
-                    (self.snd_nxt, (self.app_limit - self.snd_nxt).min(self.mss), false)
-                }
+                },
             };
             let bits = (len + self.header_bytes as u64) as f64 * 8.0;
             let due = *self.slot.get_or_insert_with(|| self.interface.book(io.now, bits));
