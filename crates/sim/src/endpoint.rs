@@ -84,6 +84,26 @@ impl Sender {
         }
     }
 
+    /// The handshake is done (for MPTCP, the initial subflow's); rate-based
+    /// senders have none and count as established once started.
+    pub fn is_established(&self) -> bool {
+        match self {
+            Sender::Tcp(s) => s.is_established(),
+            Sender::Rcp(_) | Sender::Inrpp(_) => true,
+            Sender::Mptcp(s) => s.is_established(),
+        }
+    }
+
+    /// Data bytes the receiver acknowledged (for MPTCP, by Data ACKs); None
+    /// for the rate-based senders, which do not keep a cumulative count.
+    pub fn data_acked(&self) -> Option<u64> {
+        match self {
+            Sender::Tcp(s) => Some(s.acked()),
+            Sender::Rcp(_) | Sender::Inrpp(_) => None,
+            Sender::Mptcp(s) => Some(s.data_acked()),
+        }
+    }
+
     /// Counters; an MPTCP connection's are its subflows' together.
     pub fn stats(&self) -> &SenderStats {
         match self {

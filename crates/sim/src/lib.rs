@@ -6,6 +6,7 @@
 //! `run::run` (a `World` and its event loop) → result tables and summary.
 
 pub mod cc;
+pub mod control;
 pub mod endpoint;
 pub mod engine;
 pub mod inrpp;

@@ -8,7 +8,7 @@ use serde::de::{self, Deserializer, Visitor};
 use serde::Deserialize;
 
 use crate::time::Time;
-use crate::units::{parse_bytes, parse_duration};
+use crate::units::{parse_bytes, parse_duration, parse_rate};
 
 /// A parameter as written: `beta = 0.7`, `hystart = false`, `min_rtt_window = "10s"`.
 #[derive(Debug, Clone, PartialEq)]
@@ -136,6 +136,38 @@ impl<'a> Params<'a> {
             }
             Err(e) => {
                 self.problem(key, e);
+                None
+            }
+        }
+    }
+
+    /// A rate in bit/s: a number, or a string with a unit ("5Mbps"); None
+    /// when absent or invalid (reported), for the caller's default.
+    pub fn rate(&mut self, key: &'static str, valid: impl Fn(f64) -> bool, requirement: &str) -> Option<f64> {
+        let bps = match self.get(key)? {
+            ParamValue::Number(v) => Ok(*v),
+            ParamValue::Text(s) => parse_rate(s),
+            other => Err(format!("must be a rate such as \"5Mbps\", got {}", show(other))),
+        };
+        match bps {
+            Ok(r) if r.is_finite() && valid(r) => Some(r),
+            Ok(r) => {
+                self.problem(key, format!("must be {requirement}, got {r} bit/s"));
+                None
+            }
+            Err(e) => {
+                self.problem(key, e);
+                None
+            }
+        }
+    }
+
+    /// A string; None when absent or not a string (reported).
+    pub fn text(&mut self, key: &'static str) -> Option<&'a str> {
+        match self.get(key)? {
+            ParamValue::Text(s) => Some(s),
+            other => {
+                self.problem(key, format!("must be a string, got {}", show(other)));
                 None
             }
         }

@@ -67,7 +67,8 @@ pub enum End {
     Remote,
 }
 
-/// A path-manager action on one connection.
+/// A timed path-manager action on one connection (`mptcp.actions`), carried
+/// out by the `control::timed` controller on the connection's client.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
     /// Open a subflow between these interfaces.
@@ -76,4 +77,20 @@ pub enum Action {
     Close { end: End, iface: u16 },
     /// Set or clear the backup flag (MP_PRIO) of every subflow using this interface.
     SetBackup { end: End, iface: u16, backup: bool },
+}
+
+impl Action {
+    /// The action as the connection's client sees it: `End::Local` is the
+    /// client's interface (the source's, unless the destination connects).
+    pub fn seen_from(self, client_is_src: bool) -> Action {
+        if client_is_src {
+            return self;
+        }
+        let flip = |end| if end == End::Local { End::Remote } else { End::Local };
+        match self {
+            Action::Open { local, remote, backup } => Action::Open { local: remote, remote: local, backup },
+            Action::Close { end, iface } => Action::Close { end: flip(end), iface },
+            Action::SetBackup { end, iface, backup } => Action::SetBackup { end: flip(end), iface, backup },
+        }
+    }
 }

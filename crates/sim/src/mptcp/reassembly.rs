@@ -72,6 +72,11 @@ impl Reassembly {
         self.rcv_nxt
     }
 
+    /// Bytes held above a hole.
+    pub fn ooo_bytes(&self) -> u64 {
+        self.ooo_bytes
+    }
+
     /// The receive window advertised from the Data ACK.
     pub fn window(&self) -> u64 {
         self.buffer.saturating_sub(self.ooo_bytes)

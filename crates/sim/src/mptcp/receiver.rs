@@ -71,6 +71,11 @@ impl MptcpReceiver {
         self.reassembly.delivered()
     }
 
+    /// Bytes held out of order at the connection level.
+    pub fn ooo_bytes(&self) -> u64 {
+        self.reassembly.ooo_bytes()
+    }
+
     /// Bytes subflow `id` handed to the connection (0 if it never received any).
     pub fn subflow_delivered(&self, id: usize) -> u64 {
         self.subflows.get(id).and_then(Option::as_ref).map_or(0, |s| s.delivered)

@@ -10,21 +10,24 @@
 //!   when an interface it uses goes down, and when its retransmission timer
 //!   fires — the subflow is then "potentially failed" and skipped until it
 //!   has data acknowledged again. The receiver discards duplicates by DSN.
-//! - The path manager opens subflows when the connection is established and
-//!   when an interface comes back; the methods `open_subflow`,
-//!   `close_subflow` and `set_backup` do the same on demand (device-side
-//!   controllers, the scenario's timed actions).
+//! - Which subflows exist is not decided here: the owner (the world) tells
+//!   the path managers and device-side controllers (`crate::control`) when
+//!   the connection is established and when an interface comes back, and
+//!   carries out their decisions with `open_subflow`, `close_subflow` and
+//!   `set_backup`. At those two moments the sender holds its push back, so
+//!   that the new subflows' handshakes leave first (as in Linux, where the
+//!   in-kernel path manager runs from the establishment itself); the owner
+//!   calls `push` after.
 //! - With `options_stripped` the connection falls back to TCP on its initial
 //!   subflow (RFC 8684 §3.7): no other subflow is ever opened.
 
 use std::fmt;
 
 use super::coupling::{self, PathState, Shared};
-use super::path_manager::{self, Candidates, PathManager};
 use super::scheduler::{self, Scheduler, Step, SubflowView};
 use super::send_queue::SendQueue;
 use super::timers::SubflowTimers;
-use super::{Action, End, MptcpConfig};
+use super::MptcpConfig;
 use crate::engine::Seeds;
 use crate::net::packet::{Kind, Packet};
 use crate::net::NodeId;
@@ -126,7 +129,6 @@ pub struct MptcpSender {
     conf: MptcpConfig,
     coupling: Shared,
     scheduler: Box<dyn Scheduler>,
-    pm: Box<dyn PathManager>,
     queue: SendQueue,
     subflows: Vec<Subflow>,
     timers: SubflowTimers,
@@ -142,6 +144,9 @@ pub struct MptcpSender {
     established: bool,
     /// Every subflow's counters together.
     stats: SenderStats,
+    /// Counts changes to the connection's state and its subflows' (opened,
+    /// established, ended, re-flagged), so an observer compares one number.
+    changes: u64,
 }
 
 impl MptcpSender {
@@ -170,7 +175,6 @@ impl MptcpSender {
             header_bytes,
             coupling: Shared::default(),
             scheduler: scheduler::make(&conf.scheduler),
-            pm: path_manager::make(&conf.path_manager),
             queue: SendQueue::new(size, cfg.mss as u64, cfg.rcv_buffer),
             subflows: Vec::new(),
             timers: SubflowTimers::default(),
@@ -182,6 +186,7 @@ impl MptcpSender {
             remote_links,
             established: false,
             stats: SenderStats::default(),
+            changes: 0,
             cfg,
             conf,
         }
@@ -201,6 +206,33 @@ impl MptcpSender {
         &self.stats
     }
 
+    /// The count of state changes so far (see the field).
+    pub fn changes(&self) -> u64 {
+        self.changes
+    }
+
+    /// The initial subflow completed its handshake.
+    pub fn is_established(&self) -> bool {
+        self.established
+    }
+
+    /// Established, but as TCP: a middlebox stripped the options (RFC 8684 §3.7).
+    pub fn fell_back(&self) -> bool {
+        self.established && self.conf.options_stripped
+    }
+
+    /// Bytes of the connection's data acknowledged by Data ACKs.
+    pub fn data_acked(&self) -> u64 {
+        self.queue.data_una()
+    }
+
+    /// Switches the packet scheduler (a controller's choice).
+    pub fn set_scheduler(&mut self, name: &str, io: &mut Io) {
+        self.scheduler = scheduler::make(name);
+        self.conf.scheduler = name.to_string();
+        self.push(io);
+    }
+
     /// The coupling's name (`uncoupled`, `lia`, `olia`, `balia`).
     pub fn coupling(&self) -> &str {
         &self.conf.coupling
@@ -212,7 +244,8 @@ impl MptcpSender {
         let (local, remote) = self.conf.initial;
         self.add_subflow(local, remote, false, io);
         if self.subflows[0].sender.is_established() {
-            self.on_established(io);
+            self.established = true;
+            self.changes += 1;
         }
     }
 
@@ -233,16 +266,22 @@ impl MptcpSender {
         if sf.sender.acked() > acked {
             sf.potentially_failed = false;
         }
+        let mut connection_established = false;
         if !was_established && sf.sender.is_established() {
             sf.established_at = Some(io.now);
+            self.changes += 1;
             if j == 0 {
-                self.on_established(io);
+                self.established = true;
+                connection_established = true;
             }
         }
         if let Some(dss) = p.dss {
             self.queue.on_data_ack(dss.data_ack, p.rwnd);
         }
-        self.push(io);
+        // Once established, the owner pushes after the path managers opened their subflows.
+        if !connection_established {
+            self.push(io);
+        }
     }
 
     /// A world timer of `kind` (retransmission or pacing) fired.
@@ -266,31 +305,30 @@ impl MptcpSender {
     }
 
     /// Scenario link `link` went up or down: subflows on an interface that
-    /// went down fail; the path manager may open subflows on one that came up.
-    pub fn interface_event(&mut self, link: u32, up: bool, io: &mut Io) {
-        let mut touched = false;
-        for (links, state) in [(&self.local_links, &mut self.local_up), (&self.remote_links, &mut self.remote_up)] {
+    /// went down fail. Returns the interfaces it concerns, as (at the
+    /// destination?, index); for one that came up, the owner tells the path
+    /// managers, then pushes.
+    pub fn interface_event(&mut self, link: u32, up: bool, io: &mut Io) -> Vec<(bool, u16)> {
+        let mut touched = Vec::new();
+        for (at_dst, (links, state)) in [(&self.local_links, &mut self.local_up), (&self.remote_links, &mut self.remote_up)].into_iter().enumerate() {
             for (i, &l) in links.iter().enumerate() {
                 if l == link {
                     state[i] = up;
-                    touched = true;
+                    touched.push((at_dst == 1, i as u16));
                 }
             }
         }
-        if !touched {
-            return;
+        if touched.is_empty() || up {
+            return touched;
         }
-        if up {
-            self.run_path_manager(io);
-        } else {
-            for j in 0..self.subflows.len() {
-                let sf = &self.subflows[j];
-                if !self.local_up[sf.local as usize] || !self.remote_up[sf.remote as usize] {
-                    self.end_subflow(j, SubflowState::Failed, io.now);
-                }
+        for j in 0..self.subflows.len() {
+            let sf = &self.subflows[j];
+            if !self.local_up[sf.local as usize] || !self.remote_up[sf.remote as usize] {
+                self.end_subflow(j, SubflowState::Failed, io.now);
             }
         }
         self.push(io);
+        touched
     }
 
     /// Opens a subflow between the source's interface `local` and the
@@ -322,35 +360,8 @@ impl MptcpSender {
     /// Sets or clears subflow `id`'s backup flag (MP_PRIO, RFC 8684 §3.3.8).
     pub fn set_backup(&mut self, id: usize, backup: bool, io: &mut Io) {
         self.subflows[id].backup = backup;
+        self.changes += 1;
         self.push(io);
-    }
-
-    /// Carries out a path-manager action (a scenario's timed action).
-    pub fn apply(&mut self, action: Action, io: &mut Io) {
-        let on = |s: &Subflow, end: End, iface: u16| {
-            s.state == SubflowState::Open && iface == if end == End::Local { s.local } else { s.remote }
-        };
-        match action {
-            Action::Open { local, remote, backup } => {
-                // Refused opens are part of the scenario's story (an interface
-                // that is down, a connection that fell back): nothing happens.
-                let _ = self.open_subflow(local, remote, backup, io);
-            }
-            Action::Close { end, iface } => {
-                for id in 0..self.subflows.len() {
-                    if on(&self.subflows[id], end, iface) {
-                        self.close_subflow(id, io);
-                    }
-                }
-            }
-            Action::SetBackup { end, iface, backup } => {
-                for id in 0..self.subflows.len() {
-                    if on(&self.subflows[id], end, iface) {
-                        self.set_backup(id, backup, io);
-                    }
-                }
-            }
-        }
     }
 
     pub fn sample(&self) -> ConnectionSample {
@@ -378,30 +389,6 @@ impl MptcpSender {
         }
         let mean = (n > 0).then(|| Time((sum / n as u128) as u64));
         (mean, self.subflows.iter().filter_map(|s| s.sender.rtt.min_rtt).min())
-    }
-
-    fn on_established(&mut self, io: &mut Io) {
-        self.established = true;
-        self.run_path_manager(io);
-    }
-
-    fn run_path_manager(&mut self, io: &mut Io) {
-        if !self.established || self.conf.options_stripped {
-            return;
-        }
-        let open: Vec<_> =
-            self.subflows.iter().filter(|s| s.state == SubflowState::Open).map(|s| (s.local, s.remote)).collect();
-        let wanted = self.pm.wanted(&Candidates {
-            initial: self.conf.initial,
-            reachable: &self.conf.reachable,
-            local_up: &self.local_up,
-            remote_up: &self.remote_up,
-            open: &open,
-        });
-        for o in wanted {
-            // The manager proposes only reachable pairs whose interfaces are up.
-            let _ = self.open_subflow(o.pair.0, o.pair.1, o.backup, io);
-        }
     }
 
     /// Creates subflow (local, remote) and starts its handshake; returns its id.
@@ -432,6 +419,7 @@ impl MptcpSender {
         if self.subflows[id].sender.is_established() {
             self.subflows[id].established_at = Some(io.now);
         }
+        self.changes += 1;
         id
     }
 
@@ -442,6 +430,7 @@ impl MptcpSender {
         }
         sf.state = state;
         sf.closed_at = Some(now);
+        self.changes += 1;
         let bit = sf.bit;
         let mappings: Vec<(u64, u32)> = sf.sender.mappings().collect();
         self.queue.queue_reinjection(mappings.into_iter(), bit);
@@ -488,7 +477,7 @@ impl MptcpSender {
     }
 
     /// Hands chunks to subflows for as long as the scheduler finds room.
-    fn push(&mut self, io: &mut Io) {
+    pub fn push(&mut self, io: &mut Io) {
         if !self.established {
             return;
         }

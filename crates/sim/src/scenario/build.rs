@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::error::{Problems, ScenarioError};
 use super::model::{DirectionModel, FlowModel, LinkModel, Model, NodeModel};
 use super::spec::{
-    CapacitySpec, DirectionSpec, FlowSpec, LinkSpec, LossSpec, Names, NodeKind, NodeSpec, Scenario, TcpSpec,
+    CapacitySpec, ClientEnd, DirectionSpec, FlowSpec, LinkSpec, LossSpec, Names, NodeKind, NodeSpec, Scenario, TcpSpec,
     WorkloadSpec,
 };
 use super::pattern;
@@ -116,6 +116,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         })
         .collect();
 
+    let controllers = super::controllers::resolve(&sc.controllers, &nodes, &by_name, &mut p);
     let model = Model {
         name: sc.name.clone().unwrap_or_else(|| default_name(&src.name)),
         duration,
@@ -128,6 +129,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         flows,
         routes,
         routers,
+        controllers,
         lab: sc.lab.clone(),
     };
     p.into_result(&src.name, model)
@@ -176,7 +178,7 @@ fn endpoint(
     Some((id, iface))
 }
 
-fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a String>) -> String {
+pub(super) fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a String>) -> String {
     let mut known: Vec<&String> = known.collect();
     known.sort();
     let close: Vec<&&String> = known.iter().filter(|k| k.starts_with(&name[..name.len().min(2)])).take(5).collect();
@@ -478,6 +480,8 @@ struct PendingFlow {
     model: FlowModel,
     src: String,
     dst: String,
+    /// The destination connects (`client = "dst"`).
+    client_dst: bool,
     /// The name of the flow whose completion starts this one.
     after: Option<String>,
     /// MPTCP flows: the settings to resolve once the ends are known.
@@ -518,6 +522,9 @@ fn expand_flow(
     check_transport(&f.transport, field, p);
     super::rcp::check_flow_spec(&f.transport, &f.tcp, field, p);
     super::mptcp::check_spec(&f.transport, f.mptcp.as_ref(), field, p);
+    if f.client == ClientEnd::Dst && !matches!(f.transport.as_str(), "tcp" | "mptcp") {
+        p.add(format!("{field}.client"), format!("applies to transports 'tcp' and 'mptcp' only, not '{}'", f.transport));
+    }
     if let Some(a) = &f.inrpp {
         if f.transport == "mptcp" {
             p.add(format!("{field}.inrpp"), "does not apply to transport 'mptcp'");
@@ -569,6 +576,7 @@ fn expand_flow(
                     name,
                     src: 0,
                     dst: 0,
+                    client: 0,
                     size: f.size.map(|s| s.0),
                     start,
                     after: None,
@@ -581,6 +589,7 @@ fn expand_flow(
                 },
                 src: sub(&f.src),
                 dst: sub(&f.dst),
+                client_dst: f.client == ClientEnd::Dst,
                 after: f.after.as_deref().map(sub),
                 mptcp: (f.transport == "mptcp").then(|| f.mptcp.clone().unwrap_or_default()),
             },
@@ -658,6 +667,7 @@ fn expand_workload(
                     name: format!("{label}.{k}"),
                     src: 0,
                     dst: 0,
+                    client: 0,
                     size: Some((packets * tcp.mss as f64) as u64),
                     start: at,
                     after: None,
@@ -670,6 +680,7 @@ fn expand_workload(
                 },
                 src: s.to_string(),
                 dst: d.to_string(),
+                client_dst: false,
                 after: None,
                 mptcp: (transport == "mptcp").then(Default::default),
             },
@@ -740,5 +751,5 @@ fn resolve_flow_ends(
         p.add(format!("{field}.src"), format!("no route back from '{}' to '{}' (for ACKs)", f.dst, f.src));
         return None;
     }
-    Some(FlowModel { src: s, dst: d, ..f.model })
+    Some(FlowModel { src: s, dst: d, client: if f.client_dst { d } else { s }, ..f.model })
 }

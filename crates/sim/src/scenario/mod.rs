@@ -2,6 +2,7 @@
 //! (`build`), and errors that name the file, the field and the problem.
 
 pub mod build;
+pub mod controllers;
 pub mod error;
 pub mod model;
 pub mod mptcp;

@@ -23,8 +23,22 @@ pub struct Model {
     pub routes: Routes,
     /// Router-module instances (`[routers]`), one per router that runs one.
     pub routers: Vec<RouterModel>,
+    /// Device-side controllers (`[[controllers]]`), in file order.
+    pub controllers: Vec<ControllerModel>,
     /// The kernel lab's settings (`[lab]`); the simulator does not use them.
     pub lab: crate::scenario::spec::LabSpec,
+}
+
+/// A device-side controller on `host` (validated: its kind and parameters build).
+pub struct ControllerModel {
+    pub host: NodeId,
+    pub kind: String,
+    pub params: crate::cc::ParamTable,
+    /// Zero: no sample events.
+    pub sample_interval: Time,
+    pub reaction_delay: Time,
+    /// The kinds of action it may emit with these parameters.
+    pub actions: Vec<crate::control::ActionKind>,
 }
 
 /// A router module running on `node` for its outgoing directions `links`.
@@ -70,6 +84,8 @@ pub struct FlowModel {
     pub name: String,
     pub src: NodeId,
     pub dst: NodeId,
+    /// The end that connects (`src` or `dst`), where MPTCP subflows are opened.
+    pub client: NodeId,
     /// None: bulk.
     pub size: Option<u64>,
     /// When the flow starts; with `after`, how long after that flow completes.

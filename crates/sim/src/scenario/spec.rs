@@ -32,6 +32,9 @@ pub struct Scenario {
     pub workloads: Vec<WorkloadSpec>,
     /// A router module (RCP) on routers' outgoing link directions.
     pub routers: Option<RoutersSpec>,
+    /// Device-side controllers, each on one host (`crate::control`).
+    #[serde(default)]
+    pub controllers: Vec<ControllerSpec>,
     /// Settings of the kernel lab only; the simulator ignores them.
     #[serde(default)]
     pub lab: LabSpec,
@@ -56,6 +59,35 @@ pub enum LabPathManager {
     /// The kernel's in-kernel path manager, with endpoints derived from the
     /// flow's path manager.
     Kernel,
+}
+
+/// `[[controllers]]`: a device-side controller on a host.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ControllerSpec {
+    /// The host it runs on; it sees that host's connections and interfaces only.
+    pub host: String,
+    /// Its kind, by name (`crate::control::names`).
+    pub kind: String,
+    /// The kind's parameters, e.g. `params = { threshold = "5Mbps" }`.
+    #[serde(default)]
+    pub params: crate::cc::ParamTable,
+    /// How often it gets a sample event (default 100 ms; 0: never).
+    pub sample_interval: Option<Duration>,
+    /// Simulator only: time between an event and the controller's actions
+    /// (default 0; the kernel lab has its own, measured).
+    pub reaction_delay: Option<Duration>,
+}
+
+/// Which end of a flow connects (and, for MPTCP, opens the subflows).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ClientEnd {
+    /// The data's sender connects (an upload; the default).
+    #[default]
+    Src,
+    /// The data's receiver connects (a phone downloading from a server).
+    Dst,
 }
 
 /// `[routers]`: which router module runs, where, with which parameters.
@@ -351,6 +383,10 @@ pub struct FlowSpec {
     pub after: Option<String>,
     #[serde(default = "default_transport")]
     pub transport: String,
+    /// Which end connects: "src" (default) or "dst" (a download: the
+    /// destination is the client and opens the MPTCP subflows).
+    #[serde(default)]
+    pub client: ClientEnd,
     /// Per-flow TCP parameters over the scenario's `[tcp]` defaults.
     #[serde(default)]
     pub tcp: TcpSpec,

@@ -122,6 +122,8 @@ pub struct TcpSender {
     next_departure: Time,
     syn_retransmitted: bool,
     pub stats: SenderStats,
+    /// The latest valid delivery-rate sample, bytes/s (Linux's `tcpi_delivery_rate`).
+    pub last_delivery_rate: Option<f64>,
 }
 
 impl TcpSender {
@@ -180,6 +182,7 @@ impl TcpSender {
             next_departure: Time::ZERO,
             syn_retransmitted: false,
             stats: SenderStats::default(),
+            last_delivery_rate: None,
             cfg,
         }
     }
@@ -417,6 +420,9 @@ impl TcpSender {
 
         let losses = self.board.lost_total() - lost_before;
         let rate = self.rate.generate(io.now, losses, prior_in_flight, self.rtt.min_rtt);
+        if let Some(r) = rate.rate() {
+            self.last_delivery_rate = Some(r);
+        }
         // The window grows with what the cumulative ACK covers (RFC 5681 §3.1,
         // as ns-3 does), not with SACKed bytes: after a timeout, SACKs for
         // segments sent before it would otherwise inflate slow start.

@@ -4,6 +4,10 @@
 //! Per hop a packet costs one event when the link is idle (its arrival at
 //! the far end is scheduled as soon as transmission starts) and two when it
 //! had to queue (a TxDone event starts the next transmission), as in htsim.
+//!
+//! `control` feeds the hosts' device-side controllers and carries out their actions.
+
+mod control;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -26,6 +30,7 @@ use crate::scenario::model::FlowModel;
 use crate::scenario::Model;
 use crate::tcp::{Io, TcpReceiver, TimerKind};
 use crate::time::Time;
+use control::{Controllers, Instance};
 
 #[derive(Debug, Clone, Copy)]
 enum Event {
@@ -40,8 +45,12 @@ enum Event {
     Timer { flow: u32, kind: TimerKind },
     /// A router module's control timer (see `router`).
     RouterTimer { module: u32, token: u32 },
-    /// A scenario's timed path-manager action on an MPTCP flow.
-    PathAction { flow: u32, action: crate::mptcp::Action },
+    /// A controller's timer (`control`: the slot of its instance and token).
+    CtlTimer { slot: u32 },
+    /// A controller's sampling period elapsed.
+    CtlSample { ctl: u32 },
+    /// A controller's actions, after its reaction delay.
+    CtlApply { slot: u32 },
     Sample,
 }
 
@@ -68,6 +77,8 @@ pub struct PacketCounts {
 }
 
 pub struct World<'m> {
+    model: &'m Model,
+    flow_models: &'m [FlowModel],
     pub now: Time,
     pub duration: Time,
     events: EventQueue<Event>,
@@ -83,16 +94,22 @@ pub struct World<'m> {
     timers: Vec<(TimerKind, Time)>,
     routers: RouterSet,
     pub ifaces: Interfaces,
+    /// The hosts' device-side controllers.
+    pub ctl: Controllers,
 }
 
 impl<'m> World<'m> {
     pub fn new(model: &'m Model) -> World<'m> {
-        World::with_flows(model, &model.flows)
+        World::build(model, &model.flows, true)
     }
 
     /// The world of `model` with `flows` instead of its own (the single-path
-    /// baselines of MPTCP flows).
-    pub fn with_flows(model: &'m Model, flow_models: &[FlowModel]) -> World<'m> {
+    /// baselines of MPTCP flows), without the scenario's `[[controllers]]`.
+    pub fn with_flows(model: &'m Model, flow_models: &'m [FlowModel]) -> World<'m> {
+        World::build(model, flow_models, false)
+    }
+
+    fn build(model: &'m Model, flow_models: &'m [FlowModel], controllers: bool) -> World<'m> {
         let seeds = Seeds { master: model.seed };
         let mut events = EventQueue::default();
         let mut links = Vec::with_capacity(model.links.len() * 2);
@@ -153,9 +170,6 @@ impl<'m> World<'m> {
                     }),
                 ),
                 Some(conf) => {
-                    for &(at, action) in &conf.actions {
-                        events.schedule(at, Event::PathAction { flow: id, action });
-                    }
                     let links = |n: NodeId| ifaces.of(n).iter().map(|i| i.link).collect();
                     let sender = MptcpSender::new(
                         id,
@@ -184,16 +198,13 @@ impl<'m> World<'m> {
                 flows[a as usize].dependents.push(i as u32);
             }
         }
-        if model.sample_interval > Time::ZERO {
-            events.schedule(model.sample_interval, Event::Sample);
-        }
         let sampler = Sampler::new(model.sample_interval, flows.len(), links.len());
         let mut routers = RouterSet::new(&model.routers, links.len(), model.nodes.len());
         routers.start(Time::ZERO, &links);
-        for (at, module, token) in routers.fx.timers.drain(..) {
-            events.schedule(at, Event::RouterTimer { module, token });
-        }
-        World {
+        let ctl = controllers_of(model, flow_models, controllers);
+        let mut world = World {
+            model,
+            flow_models,
             now: Time::ZERO,
             duration: model.duration,
             events,
@@ -209,7 +220,16 @@ impl<'m> World<'m> {
             timers: Vec::new(),
             routers,
             ifaces,
+            ctl,
+        };
+        world.start_controllers();
+        if model.sample_interval > Time::ZERO {
+            world.events.schedule(model.sample_interval, Event::Sample);
         }
+        for (at, module, token) in world.routers.fx.timers.drain(..) {
+            world.events.schedule(at, Event::RouterTimer { module, token });
+        }
+        world
     }
 
     /// Runs to the end; `progress(now)` is called about five times a second of wall time.
@@ -260,12 +280,9 @@ impl<'m> World<'m> {
                 self.routers.timer(module, token, self.now, &self.links);
                 self.after_router_hook();
             }
-            Event::PathAction { flow, action } => {
-                if let Sender::Mptcp(s) = &mut self.flows[flow as usize].sender {
-                    s.apply(action, &mut Io { now: self.now, out: &mut self.out, timers: &mut self.timers });
-                }
-                self.flush(flow, true);
-            }
+            Event::CtlTimer { slot } => self.ctl_timer(slot),
+            Event::CtlSample { ctl } => self.ctl_sample(ctl),
+            Event::CtlApply { slot } => self.ctl_apply(slot),
             Event::Sample => self.sample(),
         }
     }
@@ -321,6 +338,7 @@ impl<'m> World<'m> {
         for (kind, at) in self.timers.drain(..) {
             self.events.schedule(at, Event::Timer { flow, kind });
         }
+        self.observe(flow);
     }
 
     fn drop_packet(&mut self, id: PacketId) {
@@ -496,11 +514,28 @@ impl<'m> World<'m> {
                 self.drop_packet(id);
             }
         }
-        // MPTCP connections see their interfaces go down and come back.
-        for flow in 0..self.flows.len() {
-            if let Sender::Mptcp(s) = &mut self.flows[flow].sender {
-                s.interface_event(link, up, &mut Io { now: self.now, out: &mut self.out, timers: &mut self.timers });
-                self.flush(flow as u32, true);
+        // MPTCP connections see their interfaces go down and come back; the
+        // path managers and controllers hear of those that came back.
+        for flow in 0..self.flows.len() as u32 {
+            if let Sender::Mptcp(s) = &mut self.flows[flow as usize].sender {
+                let touched = s.interface_event(link, up, &mut Io { now: self.now, out: &mut self.out, timers: &mut self.timers });
+                self.flush(flow, true);
+                if up && !touched.is_empty() {
+                    for (at_dst, iface) in touched {
+                        self.path_up(flow, at_dst, iface);
+                    }
+                }
+            }
+        }
+        let l = &self.model.links[link as usize];
+        for node in [l.a, l.b] {
+            if !self.ctl.on_host(node) {
+                continue;
+            }
+            if let Some(iface) = self.ifaces.of(node).iter().position(|i| i.link == link) {
+                let iface = iface as u16;
+                let event = if up { crate::control::Event::InterfaceUp { iface } } else { crate::control::Event::InterfaceDown { iface } };
+                self.tell_host(node, &event);
             }
         }
     }
@@ -584,4 +619,43 @@ fn first_hop(model: &Model, f: &FlowModel, id: u32, shares: &mut BTreeMap<LinkId
         Some(l) => shares.entry(l).or_insert_with(|| InterfaceShare::new(model.links[l as usize / 2].dirs[l as usize % 2].rate_bps)).clone(),
         None => InterfaceShare::new(0.0),
     }
+}
+
+/// The controllers of a run: on every host that opens MPTCP connections,
+/// the flows' path managers; on every host with timed actions, those; and,
+/// with `explicit`, the scenario's `[[controllers]]` (validated at load).
+fn controllers_of(model: &Model, flows: &[FlowModel], explicit: bool) -> Controllers {
+    use crate::control::{path_manager::PathManagers, timed::TimedActions};
+    let mut instances = Vec::new();
+    let mut timed: BTreeMap<NodeId, Vec<(Time, u32, crate::mptcp::Action)>> = BTreeMap::new();
+    let mut clients = std::collections::BTreeSet::new();
+    for (i, f) in flows.iter().enumerate() {
+        let Some(conf) = &f.mptcp else { continue };
+        clients.insert(f.client);
+        for &(at, action) in &conf.actions {
+            timed.entry(f.client).or_default().push((at, i as u32, action.seen_from(f.client == f.src)));
+        }
+    }
+    let implicit = |host, name: &str, ctl: Box<dyn crate::control::Controller>| Instance {
+        host,
+        name: name.to_string(),
+        ctl,
+        sample_interval: Time::ZERO,
+        reaction_delay: Time::ZERO,
+    };
+    for host in clients {
+        instances.push(implicit(host, "path_manager", Box::new(PathManagers)));
+        if let Some(actions) = timed.remove(&host) {
+            instances.push(implicit(host, "timed", Box::new(TimedActions { actions })));
+        }
+    }
+    if explicit {
+        for c in &model.controllers {
+            let node = &model.nodes[c.host as usize];
+            let host = crate::control::Host { name: &node.name, interfaces: &node.interfaces };
+            let built = crate::control::build(&c.kind, &c.params, &host).unwrap_or_else(|_| panic!("controller '{}' passed validation", c.kind));
+            instances.push(Instance { host: c.host, name: c.kind.clone(), ctl: built.controller, sample_interval: c.sample_interval, reaction_delay: c.reaction_delay });
+        }
+    }
+    Controllers::new(instances, model.nodes.len(), flows)
 }

@@ -1,0 +1,105 @@
+//! What a controller asks for. Interfaces are the controller's host's
+//! (`local`) and the connection peer's (`remote`), by index, as the `View`
+//! lists them; each plane translates an action into its own terms (the
+//! simulator into `MptcpSender`'s API, the lab into MPTCP netlink commands)
+//! or records it as refused, with the reason, in the controller log.
+
+use super::ConnId;
+use crate::time::Time;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Action {
+    /// Open a subflow from this host's interface `local` to the peer's
+    /// interface `remote` (MP_JOIN, RFC 8684 §3.2), as a backup or not.
+    OpenSubflow { conn: ConnId, local: u16, remote: u16, backup: bool },
+    /// Close a subflow (its data is reinjected on the others, §3.3.6).
+    CloseSubflow { conn: ConnId, subflow: u32 },
+    /// Set or clear a subflow's backup flag (MP_PRIO, §3.3.8).
+    SetBackup { conn: ConnId, subflow: u32, backup: bool },
+    /// Use another packet scheduler on the connection (simulator only: the
+    /// lab's kernel has no BPF MPTCP scheduler).
+    SetScheduler { conn: ConnId, scheduler: String },
+    /// Deliver `Event::Timer { token }` after `after`.
+    ArmTimer { after: Time, token: u64 },
+    /// Deliver `Event::BytesCarried` once `conn` has carried `bytes` bytes.
+    WatchBytes { conn: ConnId, bytes: u64 },
+    /// A free-form line in the controller log.
+    Log { detail: String },
+}
+
+/// An action's kind: what a controller declares it may emit, and what a
+/// plane declares it can carry out.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum ActionKind {
+    OpenSubflow,
+    CloseSubflow,
+    SetBackup,
+    SetScheduler,
+    ArmTimer,
+    WatchBytes,
+    Log,
+}
+
+impl ActionKind {
+    /// The `action` column of the controller log.
+    pub fn name(self) -> &'static str {
+        match self {
+            ActionKind::OpenSubflow => "open_subflow",
+            ActionKind::CloseSubflow => "close_subflow",
+            ActionKind::SetBackup => "set_backup",
+            ActionKind::SetScheduler => "set_scheduler",
+            ActionKind::ArmTimer => "arm_timer",
+            ActionKind::WatchBytes => "watch_bytes",
+            ActionKind::Log => "log",
+        }
+    }
+}
+
+impl Action {
+    pub fn kind(&self) -> ActionKind {
+        match self {
+            Action::OpenSubflow { .. } => ActionKind::OpenSubflow,
+            Action::CloseSubflow { .. } => ActionKind::CloseSubflow,
+            Action::SetBackup { .. } => ActionKind::SetBackup,
+            Action::SetScheduler { .. } => ActionKind::SetScheduler,
+            Action::ArmTimer { .. } => ActionKind::ArmTimer,
+            Action::WatchBytes { .. } => ActionKind::WatchBytes,
+            Action::Log { .. } => ActionKind::Log,
+        }
+    }
+
+    /// The connection the action is on, if any.
+    pub fn conn(&self) -> Option<ConnId> {
+        match *self {
+            Action::OpenSubflow { conn, .. }
+            | Action::CloseSubflow { conn, .. }
+            | Action::SetBackup { conn, .. }
+            | Action::SetScheduler { conn, .. }
+            | Action::WatchBytes { conn, .. } => Some(conn),
+            _ => None,
+        }
+    }
+
+    /// The subflow the action is on, if any.
+    pub fn subflow(&self) -> Option<u32> {
+        match *self {
+            Action::CloseSubflow { subflow, .. } | Action::SetBackup { subflow, .. } => Some(subflow),
+            _ => None,
+        }
+    }
+
+    /// The `detail` column of the controller log.
+    pub fn detail(&self) -> String {
+        match self {
+            Action::OpenSubflow { local, remote, backup, .. } => {
+                format!("local {local} -> remote {remote}{}", if *backup { ", backup" } else { "" })
+            }
+            Action::CloseSubflow { .. } => String::new(),
+            Action::SetBackup { backup, .. } => format!("backup = {backup}"),
+            Action::SetScheduler { scheduler, .. } => scheduler.clone(),
+            Action::ArmTimer { after, token } => format!("token {token} in {:.6} s", after.secs()),
+            Action::WatchBytes { bytes, .. } => format!("{bytes} bytes"),
+            Action::Log { detail } => detail.clone(),
+        }
+    }
+}

@@ -1,0 +1,95 @@
+//! What a controller is told: the happenings of its host, in the host's own
+//! terms (its interfaces by index, its connections by id). Both planes
+//! produce the same events: the simulator from its endpoints and links, the
+//! kernel lab from `mptcp_pm` netlink events and polled socket statistics.
+
+use super::ConnId;
+
+/// Why a subflow ended.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum CloseReason {
+    /// A controller (or the scenario's timed actions) closed it.
+    Closed,
+    /// An interface it used went down.
+    InterfaceDown,
+    /// The peer or the stack reset it (lab only: the kernel's own timeouts).
+    Reset,
+}
+
+impl CloseReason {
+    pub fn name(self) -> &'static str {
+        match self {
+            CloseReason::Closed => "closed",
+            CloseReason::InterfaceDown => "interface_down",
+            CloseReason::Reset => "reset",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    /// The run starts (model time zero): a controller arms its first timers here.
+    Start,
+    /// A connection of this host completed its handshake (for MPTCP, the
+    /// initial subflow's MP_CAPABLE exchange).
+    ConnectionEstablished { conn: ConnId },
+    /// A connection's application received its last byte.
+    ConnectionClosed { conn: ConnId },
+    /// A middlebox stripped the MPTCP options: the connection fell back to
+    /// TCP on its initial subflow (RFC 8684 §3.7); no subflow can be added.
+    Fallback { conn: ConnId },
+    SubflowEstablished { conn: ConnId, subflow: u32 },
+    SubflowClosed { conn: ConnId, subflow: u32, reason: CloseReason },
+    /// A subflow's backup flag changed (MP_PRIO, RFC 8684 §3.3.8).
+    SubflowPriority { conn: ConnId, subflow: u32, backup: bool },
+    /// An interface of this host, or of the peer of `conn`, came (back) up,
+    /// so subflows that were impossible may be possible now (for the peer:
+    /// what an ADD_ADDR announcement tells, RFC 8684 §3.4.1).
+    PathUp { conn: ConnId, peer: bool, iface: u16 },
+    /// An interface of this host went up or down.
+    InterfaceUp { iface: u16 },
+    InterfaceDown { iface: u16 },
+    /// The controller's sampling period elapsed; the view carries the samples.
+    Sample,
+    /// Connection `conn` has carried `bytes` bytes of data (acknowledged),
+    /// as asked with `Action::WatchBytes`.
+    BytesCarried { conn: ConnId, bytes: u64 },
+    /// A timer the controller armed (`Action::ArmTimer`).
+    Timer { token: u64 },
+}
+
+impl Event {
+    /// The `event` column of the controller log.
+    pub fn kind(&self) -> &'static str {
+        match self {
+            Event::Start => "start",
+            Event::ConnectionEstablished { .. } => "connection_established",
+            Event::ConnectionClosed { .. } => "connection_closed",
+            Event::Fallback { .. } => "fallback",
+            Event::SubflowEstablished { .. } => "subflow_established",
+            Event::SubflowClosed { .. } => "subflow_closed",
+            Event::SubflowPriority { .. } => "subflow_priority",
+            Event::PathUp { .. } => "path_up",
+            Event::InterfaceUp { .. } => "interface_up",
+            Event::InterfaceDown { .. } => "interface_down",
+            Event::Sample => "sample",
+            Event::BytesCarried { .. } => "bytes_carried",
+            Event::Timer { .. } => "timer",
+        }
+    }
+
+    /// The connection the event is about, if any.
+    pub fn conn(&self) -> Option<ConnId> {
+        match *self {
+            Event::ConnectionEstablished { conn }
+            | Event::ConnectionClosed { conn }
+            | Event::Fallback { conn }
+            | Event::SubflowEstablished { conn, .. }
+            | Event::SubflowClosed { conn, .. }
+            | Event::SubflowPriority { conn, .. }
+            | Event::PathUp { conn, .. }
+            | Event::BytesCarried { conn, .. } => Some(conn),
+            _ => None,
+        }
+    }
+}

@@ -1,0 +1,79 @@
+//! Device-side controllers (DESIGN.md, "plane-agnostic controllers"): policy
+//! code on a phone or gateway that watches its host's connections and
+//! interfaces and decides which subflows exist, with no I/O of its own —
+//! events in, actions out. The simulator (`world::control`) and the kernel
+//! lab (`pathpool-lab`'s `run/controller.rs`) each turn their plane's
+//! happenings into `Event`s, build the host's `View`, and carry out the
+//! `Action`s or record them as refused in the `controller_log`.
+//!
+//! One instance runs per host it is attached to (`[[controllers]]` in a
+//! scenario). Besides those, every host that opens MPTCP connections runs
+//! the flows' own path managers as a controller (`path_manager.rs`), and
+//! every host with timed actions a `timed` controller: one mechanism.
+//!
+//! A new controller is one file here and one line in `KINDS`
+//! (docs/control.md walks through `rate_fallback.rs`, the worked example).
+
+pub mod action;
+pub mod event;
+pub mod log;
+pub mod path_manager;
+pub mod rate_fallback;
+pub mod timed;
+pub mod view;
+
+pub use action::{Action, ActionKind};
+pub use event::{CloseReason, Event};
+pub use view::View;
+
+use crate::cc::params::{ParamTable, Params};
+use crate::time::Time;
+
+/// A connection: the flow's index in the scenario.
+pub type ConnId = u32;
+
+pub trait Controller {
+    /// Reacts to `event`; `view` is the host as it is now. Actions go to `out`.
+    fn on_event(&mut self, now: Time, event: &Event, view: &View, out: &mut Vec<Action>);
+}
+
+/// What a controller's constructor knows of its host.
+pub struct Host<'a> {
+    pub name: &'a str,
+    pub interfaces: &'a [String],
+}
+
+/// A built controller and the kinds of action it may emit with its parameters.
+pub struct Built {
+    pub controller: Box<dyn Controller>,
+    pub actions: Vec<ActionKind>,
+}
+
+/// Builds a controller from its parameters (read with `p`; problems are
+/// reported on `p`, and the result is then discarded).
+type Build = fn(&mut Params, &Host) -> Built;
+
+/// The controller kinds a scenario may name, with a one-line summary.
+const KINDS: &[(&str, &str, Build)] = &[(
+    "rate_fallback",
+    "opens a subflow on a secondary interface while the primary's delivery rate stays low",
+    rate_fallback::build,
+)];
+
+pub fn names() -> Vec<&'static str> {
+    KINDS.iter().map(|(n, _, _)| *n).collect()
+}
+
+pub fn summaries() -> impl Iterator<Item = (&'static str, &'static str)> {
+    KINDS.iter().map(|(n, s, _)| (*n, *s))
+}
+
+/// Builds controller `kind` for `host`; Err: (parameter, problem) pairs.
+pub fn build(kind: &str, params: &ParamTable, host: &Host) -> Result<Built, Vec<(String, String)>> {
+    let Some((_, _, make)) = KINDS.iter().find(|(n, _, _)| *n == kind) else {
+        return Err(vec![(String::new(), format!("unknown controller kind '{kind}' (known: {})", names().join(", ")))]);
+    };
+    let mut p = Params::new(kind, params);
+    let built = make(&mut p, host);
+    p.finish().map(|()| built)
+}

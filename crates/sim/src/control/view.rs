@@ -1,0 +1,129 @@
+//! What a controller sees of its host: the host's interfaces and every
+//! connection it is an end of — nothing of other hosts (a device knows its
+//! own sockets and interfaces, and of its peers only the addresses they
+//! announce). Plain data, so both planes build the same view: the simulator
+//! from its endpoints, the kernel lab from `TCP_INFO`/`MPTCP_INFO` and the
+//! link emulator's counters.
+//!
+//! What a host observes depends on its role in a connection (docs/control.md
+//! lists the fields per role): the data sender sees its congestion state
+//! (`SenderSample`), the data receiver what a receiver knows (bytes
+//! received per subflow, the out-of-order queue). Both see connection-level bytes in each direction
+//! and per-interface bytes.
+
+use super::ConnId;
+use crate::time::Time;
+
+#[derive(Debug, Clone, Default)]
+pub struct View {
+    pub now: Time,
+    pub host: String,
+    pub interfaces: Vec<InterfaceView>,
+    pub connections: Vec<ConnectionView>,
+}
+
+impl View {
+    pub fn connection(&self, conn: ConnId) -> Option<&ConnectionView> {
+        self.connections.iter().find(|c| c.id == conn)
+    }
+
+    /// The index of this host's interface called `name`.
+    pub fn interface(&self, name: &str) -> Option<u16> {
+        self.interfaces.iter().position(|i| i.name == name).map(|i| i as u16)
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct InterfaceView {
+    pub name: String,
+    pub up: bool,
+    /// None where the plane does not model it (the simulator's links have no MTU).
+    pub mtu: Option<u32>,
+    /// Wire bytes this interface sent and received, cumulative.
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+}
+
+/// This host's role in a connection's data transfer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Role {
+    /// It sends the data (a phone uploading, a server).
+    Sender,
+    /// It receives the data (a phone downloading).
+    Receiver,
+}
+
+#[derive(Debug, Clone)]
+pub struct ConnectionView {
+    pub id: ConnId,
+    /// The flow's name in the scenario.
+    pub flow: String,
+    pub role: Role,
+    /// This host connects (and, for MPTCP, opens the subflows).
+    pub client: bool,
+    pub multipath: bool,
+    pub established: bool,
+    /// MPTCP options were stripped: the connection runs as TCP (RFC 8684 §3.7).
+    pub fallback: bool,
+    /// The path manager the flow names (`fullmesh`, `backup`, `single_path`).
+    pub path_manager: String,
+    /// The initial subflow's (local, remote) interfaces.
+    pub initial: (u16, u16),
+    /// (local, remote) pairs this host could open a subflow on: those whose
+    /// addresses it knows and that have a route (in the lab: every pair).
+    pub paths: Vec<(u16, u16)>,
+    /// The peer's interface names, by index.
+    pub peer_interfaces: Vec<String>,
+    /// Whether each of the peer's interfaces is up (what its announcements tell).
+    pub peer_up: Vec<bool>,
+    /// Data bytes this host sent (acknowledged; None where the transport
+    /// keeps no cumulative count: RCP, INRPP) and received (in order).
+    pub bytes_sent: Option<u64>,
+    pub bytes_received: u64,
+    /// At the receiver of an MPTCP connection: bytes held above a hole in
+    /// the data sequence space (the connection's out-of-order queue).
+    pub ooo_bytes: Option<u64>,
+    /// Every subflow ever opened, by id (a TCP connection has one).
+    pub subflows: Vec<SubflowView>,
+}
+
+impl ConnectionView {
+    pub fn subflow_on(&self, local: u16, remote: u16) -> Option<&SubflowView> {
+        self.subflows.iter().find(|s| s.open && s.local == local && s.remote == remote)
+    }
+}
+
+#[derive(Debug, Clone)]
+pub struct SubflowView {
+    pub id: u32,
+    /// This host's interface and the peer's.
+    pub local: u16,
+    pub remote: u16,
+    pub backup: bool,
+    /// Not yet closed or failed.
+    pub open: bool,
+    pub established: bool,
+    /// Data bytes it carried: acknowledged (at the sender) or received in
+    /// order (at the receiver: all a receiver knows of a subflow).
+    pub bytes: u64,
+    /// At the data sender only.
+    pub sender: Option<SenderSample>,
+}
+
+/// What the data sender knows of a subflow (Linux: `TCP_INFO`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SenderSample {
+    pub cwnd: u64,
+    pub ssthresh: u64,
+    pub slow_start: bool,
+    pub srtt: Option<Time>,
+    /// The latest delivery-rate sample, bytes/s (`tcpi_delivery_rate`).
+    pub delivery_rate: Option<f64>,
+    pub bytes_sent: u64,
+    pub bytes_acked: u64,
+    pub in_flight: u64,
+    pub retransmits: u64,
+    pub timeouts: u64,
+    /// The congestion control's bandwidth estimate, bytes/s (BBR, Westwood+).
+    pub bw_estimate: Option<f64>,
+}

@@ -1,0 +1,430 @@
+//! The simulator plane of device-side controllers (`crate::control`): which
+//! controllers run on which host, the events the world feeds them, the views
+//! it builds of a host, and how it carries out their actions.
+//!
+//! - Every host that is the client of an MPTCP flow runs the flows' path
+//!   managers (`control::path_manager`) first; a host with timed actions
+//!   then runs them (`control::timed`); then the scenario's `[[controllers]]`
+//!   on that host, in file order. All of them see every event.
+//! - Connection events come from comparing what the world last told the
+//!   host's controllers with the endpoints' state after each call into a
+//!   watched flow (one with a controller at either end); an MPTCP sender
+//!   counts its changes, so the comparison is one integer per packet.
+//! - With `reaction_delay` zero, actions are carried out at once, inside
+//!   the event that caused them — where the path managers used to be called,
+//!   so results are the same as before controllers existed; otherwise a
+//!   `CtlApply` event carries them out that much later.
+
+use std::mem;
+
+use super::{Event, World};
+use crate::control::log::ControllerLog;
+use crate::control::view::{ConnectionView, InterfaceView, Role, SenderSample, SubflowView};
+use crate::control::{Action, CloseReason, ConnId, Controller, Event as CtlEvent, View};
+use crate::endpoint::{Receiver, Sender};
+use crate::mptcp::sender::SubflowState;
+use crate::mptcp::scheduler;
+use crate::net::NodeId;
+use crate::scenario::model::FlowModel;
+use crate::tcp::Io;
+use crate::time::Time;
+
+/// One controller on one host.
+pub struct Instance {
+    pub host: NodeId,
+    /// Its kind, for the log (`path_manager`, `timed`, or a `[[controllers]]` kind).
+    pub name: String,
+    pub ctl: Box<dyn Controller>,
+    pub sample_interval: Time,
+    pub reaction_delay: Time,
+}
+
+/// What a host's controllers were last told about one connection.
+#[derive(Default)]
+pub struct Seen {
+    /// A controller runs at either end.
+    pub watched: bool,
+    /// The end that connects (and opens subflows).
+    pub client: NodeId,
+    established: bool,
+    closed: bool,
+    /// The MPTCP sender's change count when last compared.
+    changes: u64,
+    /// Per subflow: established, state, backup.
+    subflows: Vec<(bool, SubflowState, bool)>,
+    /// (bytes, instance) that asked to hear when the connection carried them, ascending.
+    thresholds: Vec<(u64, u32)>,
+}
+
+#[derive(Default)]
+pub struct Controllers {
+    pub instances: Vec<Instance>,
+    /// Instance indices by host.
+    by_host: Vec<Vec<u32>>,
+    /// By flow.
+    pub seen: Vec<Seen>,
+    pub log: ControllerLog,
+    /// Armed timers: (instance, token), by slot.
+    timers: Vec<(u32, u64)>,
+    /// Actions waiting for their reaction delay: (instance, cause, actions), by slot.
+    delayed: Vec<Option<(u32, CtlEvent, Vec<Action>)>>,
+}
+
+impl Controllers {
+    pub fn new(instances: Vec<Instance>, nodes: usize, flows: &[FlowModel]) -> Controllers {
+        let mut by_host = vec![Vec::new(); nodes];
+        for (i, c) in instances.iter().enumerate() {
+            by_host[c.host as usize].push(i as u32);
+        }
+        let seen = flows
+            .iter()
+            .map(|f| Seen {
+                watched: !by_host[f.src as usize].is_empty() || !by_host[f.dst as usize].is_empty(),
+                client: f.client,
+                ..Default::default()
+            })
+            .collect();
+        Controllers { instances, by_host, seen, ..Default::default() }
+    }
+
+    pub fn on_host(&self, host: NodeId) -> bool {
+        !self.by_host[host as usize].is_empty()
+    }
+}
+
+impl World<'_> {
+    /// Tells every controller the run starts and schedules their sampling.
+    pub(super) fn start_controllers(&mut self) {
+        for i in 0..self.ctl.instances.len() as u32 {
+            self.deliver(i, &CtlEvent::Start);
+            let every = self.ctl.instances[i as usize].sample_interval;
+            if every > Time::ZERO && every <= self.duration {
+                self.events.schedule(every, Event::CtlSample { ctl: i });
+            }
+        }
+    }
+
+    pub(super) fn ctl_sample(&mut self, ctl: u32) {
+        self.deliver(ctl, &CtlEvent::Sample);
+        let next = self.now + self.ctl.instances[ctl as usize].sample_interval;
+        if next <= self.duration {
+            self.events.schedule(next, Event::CtlSample { ctl });
+        }
+    }
+
+    pub(super) fn ctl_timer(&mut self, slot: u32) {
+        let (ctl, token) = self.ctl.timers[slot as usize];
+        self.deliver(ctl, &CtlEvent::Timer { token });
+    }
+
+    pub(super) fn ctl_apply(&mut self, slot: u32) {
+        let Some((ctl, cause, actions)) = self.ctl.delayed[slot as usize].take() else { return };
+        for a in actions {
+            self.apply(ctl, &cause, a);
+        }
+    }
+
+    /// Tells every controller on `host` about `event`.
+    pub(super) fn tell_host(&mut self, host: NodeId, event: &CtlEvent) {
+        for i in self.ctl.by_host[host as usize].clone() {
+            self.deliver(i, event);
+        }
+    }
+
+    /// Tells the controllers at both ends of `flow` about `event` (built per end: `peer` flags differ).
+    fn tell_ends(&mut self, flow: u32, event: impl Fn(bool) -> CtlEvent) {
+        let (src, dst) = (self.flows[flow as usize].src, self.flows[flow as usize].dst);
+        self.tell_host(src, &event(false));
+        if dst != src {
+            self.tell_host(dst, &event(true));
+        }
+    }
+
+    fn deliver(&mut self, i: u32, event: &CtlEvent) {
+        let view = self.view(self.ctl.instances[i as usize].host);
+        let mut out = Vec::new();
+        self.ctl.instances[i as usize].ctl.on_event(self.now, event, &view, &mut out);
+        if out.is_empty() {
+            return;
+        }
+        let delay = self.ctl.instances[i as usize].reaction_delay;
+        if delay == Time::ZERO {
+            for a in out {
+                self.apply(i, event, a);
+            }
+        } else {
+            let slot = self.ctl.delayed.len() as u32;
+            self.ctl.delayed.push(Some((i, event.clone(), out)));
+            self.events.schedule(self.now + delay, Event::CtlApply { slot });
+        }
+    }
+
+    /// Compares `flow`'s endpoints with what its hosts' controllers were last
+    /// told, and tells them what changed.
+    pub(super) fn observe(&mut self, flow: u32) {
+        let seen = &mut self.ctl.seen[flow as usize];
+        if !seen.watched {
+            return;
+        }
+        let f = &self.flows[flow as usize];
+        let mut events = Vec::new();
+        let established = f.started && f.sender.is_established();
+        let newly_established = established && !seen.established;
+        if newly_established {
+            seen.established = true;
+            events.push(CtlEvent::ConnectionEstablished { conn: flow });
+            if let Sender::Mptcp(s) = &f.sender {
+                if s.fell_back() {
+                    events.push(CtlEvent::Fallback { conn: flow });
+                }
+            }
+        }
+        if let Sender::Mptcp(s) = &f.sender {
+            if s.changes() != seen.changes {
+                seen.changes = s.changes();
+                for (j, sf) in s.subflows().iter().enumerate() {
+                    let now = (sf.established_at.is_some(), sf.state, sf.backup);
+                    if seen.subflows.len() <= j {
+                        seen.subflows.push((false, SubflowState::Open, sf.backup));
+                    }
+                    let was = mem::replace(&mut seen.subflows[j], now);
+                    let subflow = j as u32;
+                    if now.0 && !was.0 {
+                        events.push(CtlEvent::SubflowEstablished { conn: flow, subflow });
+                    }
+                    if was.1 == SubflowState::Open && now.1 != SubflowState::Open {
+                        let reason = if now.1 == SubflowState::Failed { CloseReason::InterfaceDown } else { CloseReason::Closed };
+                        events.push(CtlEvent::SubflowClosed { conn: flow, subflow, reason });
+                    }
+                    if now.2 != was.2 && now.1 == SubflowState::Open {
+                        events.push(CtlEvent::SubflowPriority { conn: flow, subflow, backup: now.2 });
+                    }
+                }
+            }
+        }
+        let delivered = f.receiver.delivered();
+        let mut reached = Vec::new();
+        while seen.thresholds.first().is_some_and(|&(b, _)| b <= delivered) {
+            reached.push(seen.thresholds.remove(0));
+        }
+        if !seen.closed && f.receiver.finished_at().is_some() {
+            seen.closed = true;
+            events.push(CtlEvent::ConnectionClosed { conn: flow });
+        }
+        for (bytes, ctl) in reached {
+            self.deliver(ctl, &CtlEvent::BytesCarried { conn: flow, bytes });
+        }
+        for e in events {
+            self.tell_ends(flow, |_| e.clone());
+        }
+        if newly_established {
+            // The sender held its first push back for the path managers' subflows (`MptcpSender::on_packet`).
+            self.push(flow);
+        }
+    }
+
+    /// Lets an MPTCP connection send what its subflows have room for.
+    pub(super) fn push(&mut self, flow: u32) {
+        if let Sender::Mptcp(s) = &mut self.flows[flow as usize].sender {
+            s.push(&mut Io { now: self.now, out: &mut self.out, timers: &mut self.timers });
+            self.flush(flow, true);
+        }
+    }
+
+    /// `flow`'s interfaces in scenario link `link` changed: an interface of end
+    /// `peer` (relative to the source) numbered `iface` came up.
+    pub(super) fn path_up(&mut self, flow: u32, at_dst: bool, iface: u16) {
+        let (src, dst) = (self.flows[flow as usize].src, self.flows[flow as usize].dst);
+        // Each end hears whether the interface is its own or its peer's.
+        self.tell_host(src, &CtlEvent::PathUp { conn: flow, peer: at_dst, iface });
+        if dst != src {
+            self.tell_host(dst, &CtlEvent::PathUp { conn: flow, peer: !at_dst, iface });
+        }
+        self.push(flow);
+    }
+
+    /// The view of `host`: its interfaces and the connections it is an end of
+    /// that are under way (started, and not finished before now).
+    fn view(&self, host: NodeId) -> View {
+        let node = &self.model.nodes[host as usize];
+        let interfaces = self
+            .ifaces
+            .of(host)
+            .iter()
+            .zip(&node.interfaces)
+            .map(|(i, name)| {
+                let (out, inbound) = (&self.links[i.out as usize], &self.links[i.inbound as usize]);
+                InterfaceView { name: name.clone(), up: out.up, mtu: None, bytes_sent: out.stats.bytes_sent, bytes_received: inbound.stats.bytes_delivered }
+            })
+            .collect();
+        let connections = (0..self.flows.len() as u32)
+            .filter(|&i| {
+                let f = &self.flows[i as usize];
+                (f.src == host || f.dst == host) && f.started && f.receiver.finished_at().is_none_or(|t| t >= self.now)
+            })
+            .map(|i| self.connection_view(i, host))
+            .collect();
+        View { now: self.now, host: node.name.clone(), interfaces, connections }
+    }
+
+    fn connection_view(&self, id: ConnId, host: NodeId) -> ConnectionView {
+        let f = &self.flows[id as usize];
+        let m = &self.flow_models[id as usize];
+        let at_src = f.src == host;
+        let peer = if at_src { f.dst } else { f.src };
+        let role = if at_src { Role::Sender } else { Role::Receiver };
+        // (local, remote) from the source's point of view, turned to this host's.
+        let turn = |(l, r): (u16, u16)| if at_src { (l, r) } else { (r, l) };
+        let peer_interfaces = self.model.nodes[peer as usize].interfaces.clone();
+        let peer_up = self.ifaces.of(peer).iter().map(|i| self.links[i.out as usize].up).collect();
+        let data_acked = f.sender.data_acked();
+        let (bytes_sent, bytes_received) = if at_src { (data_acked, 0) } else { (Some(0), f.receiver.delivered()) };
+        let mut view = ConnectionView {
+            id,
+            flow: m.name.clone(),
+            role,
+            client: self.ctl.seen[id as usize].client == host,
+            multipath: false,
+            established: f.sender.is_established(),
+            fallback: false,
+            path_manager: String::new(),
+            initial: (0, 0),
+            paths: Vec::new(),
+            peer_interfaces,
+            peer_up,
+            bytes_sent,
+            bytes_received,
+            ooo_bytes: None,
+            subflows: Vec::new(),
+        };
+        let (Sender::Mptcp(tx), Receiver::Mptcp(rx), Some(conf)) = (&f.sender, &f.receiver, &m.mptcp) else { return view };
+        view.multipath = true;
+        view.ooo_bytes = (!at_src).then(|| rx.ooo_bytes());
+        view.fallback = tx.fell_back();
+        view.path_manager = conf.path_manager.clone();
+        view.initial = turn(conf.initial);
+        for (l, row) in conf.reachable.iter().enumerate() {
+            for (r, &ok) in row.iter().enumerate() {
+                if ok {
+                    view.paths.push(turn((l as u16, r as u16)));
+                }
+            }
+        }
+        view.paths.sort_unstable();
+        for (j, sf) in tx.subflows().iter().enumerate() {
+            let (local, remote) = turn((sf.local, sf.remote));
+            let s = &sf.sender;
+            let sender = at_src.then(|| SenderSample {
+                cwnd: s.ccs.cwnd,
+                ssthresh: s.ccs.ssthresh,
+                slow_start: s.ccs.cwnd < s.ccs.ssthresh,
+                srtt: s.rtt.srtt(),
+                delivery_rate: s.last_delivery_rate,
+                bytes_sent: sf.bytes_sent,
+                bytes_acked: s.acked(),
+                in_flight: s.in_flight(),
+                retransmits: s.stats.retransmits,
+                timeouts: s.stats.timeouts,
+                bw_estimate: s.cc().bandwidth_estimate(),
+            });
+            view.subflows.push(SubflowView {
+                id: j as u32,
+                local,
+                remote,
+                backup: sf.backup,
+                open: sf.state == SubflowState::Open,
+                established: sf.established_at.is_some(),
+                bytes: if at_src { s.acked() } else { rx.subflow_delivered(j) },
+                sender,
+            });
+        }
+        view
+    }
+
+    /// Carries out `action` of controller `i`, taken on `cause`, and logs it.
+    fn apply(&mut self, i: u32, cause: &CtlEvent, action: Action) {
+        let host = self.ctl.instances[i as usize].host;
+        let outcome: Result<Option<u32>, String> = match &action {
+            Action::ArmTimer { after, token } => {
+                let slot = self.ctl.timers.len() as u32;
+                self.ctl.timers.push((i, *token));
+                self.events.schedule(self.now + *after, Event::CtlTimer { slot });
+                Ok(None)
+            }
+            Action::Log { .. } => Ok(None),
+            Action::WatchBytes { conn, bytes } => self.own(host, *conn).map(|()| {
+                let t = &mut self.ctl.seen[*conn as usize].thresholds;
+                let at = t.partition_point(|&(b, _)| b <= *bytes);
+                t.insert(at, (*bytes, i));
+                None
+            }),
+            Action::OpenSubflow { conn, local, remote, backup } => self.open(host, *conn, *local, *remote, *backup).map(Some),
+            Action::CloseSubflow { conn, subflow } => self.on_subflow(host, *conn, *subflow, |s, id, io| s.close_subflow(id, io)),
+            Action::SetBackup { conn, subflow, backup } => {
+                let backup = *backup;
+                self.on_subflow(host, *conn, *subflow, move |s, id, io| s.set_backup(id, backup, io))
+            }
+            Action::SetScheduler { conn, scheduler: name } => {
+                if !scheduler::names().contains(&name.as_str()) {
+                    Err(format!("unknown scheduler '{name}' (known: {})", scheduler::names().join(", ")))
+                } else {
+                    self.on_mptcp(host, *conn, |s, io| s.set_scheduler(name, io)).map(|()| None)
+                }
+            }
+        };
+        let (subflow, refused) = match outcome {
+            Ok(sub) => (sub, None),
+            Err(e) => (None, Some(e)),
+        };
+        let inst = &self.ctl.instances[i as usize];
+        let host_name = &self.model.nodes[host as usize].name;
+        self.ctl.log.record(self.now, host_name, &inst.name, cause, &action, subflow, refused);
+        if let Some(conn) = action.conn() {
+            if (conn as usize) < self.flows.len() {
+                self.flush(conn, true);
+            }
+        }
+    }
+
+    /// Err unless `conn` is a connection `host` is an end of.
+    fn own(&self, host: NodeId, conn: ConnId) -> Result<(), String> {
+        match self.flows.get(conn as usize) {
+            Some(f) if f.src == host || f.dst == host => Ok(()),
+            _ => Err(format!("connection {conn} is not one of this host's")),
+        }
+    }
+
+    fn on_mptcp<R>(&mut self, host: NodeId, conn: ConnId, f: impl FnOnce(&mut crate::mptcp::MptcpSender, &mut Io) -> R) -> Result<R, String> {
+        self.own(host, conn)?;
+        match &mut self.flows[conn as usize].sender {
+            Sender::Mptcp(s) => Ok(f(s, &mut Io { now: self.now, out: &mut self.out, timers: &mut self.timers })),
+            _ => Err("not an MPTCP connection".into()),
+        }
+    }
+
+    fn open(&mut self, host: NodeId, conn: ConnId, local: u16, remote: u16, backup: bool) -> Result<u32, String> {
+        self.own(host, conn)?;
+        if self.ctl.seen[conn as usize].client != host {
+            return Err("only the connection's client opens subflows".into());
+        }
+        let f = &self.flows[conn as usize];
+        let at_src = f.src == host;
+        let peer = if at_src { f.dst } else { f.src };
+        if local as usize >= self.ifaces.of(host).len() || remote as usize >= self.ifaces.of(peer).len() {
+            return Err(format!("no interface pair ({local}, {remote})"));
+        }
+        let (l, r) = if at_src { (local, remote) } else { (remote, local) };
+        self.on_mptcp(host, conn, |s, io| s.open_subflow(l, r, backup, io))?.map(|id| id as u32).map_err(|e| e.to_string())
+    }
+
+    fn on_subflow(&mut self, host: NodeId, conn: ConnId, subflow: u32, f: impl FnOnce(&mut crate::mptcp::MptcpSender, usize, &mut Io)) -> Result<Option<u32>, String> {
+        self.on_mptcp(host, conn, |s, io| {
+            let open = s.subflows().get(subflow as usize).is_some_and(|sf| sf.state == SubflowState::Open);
+            if !open {
+                return Err(format!("subflow {subflow} is not open"));
+            }
+            f(s, subflow as usize, io);
+            Ok(Some(subflow))
+        })?
+    }
+}
