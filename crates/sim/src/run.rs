@@ -37,7 +37,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time)) -> RunOutput {
     collect(model, world, wall_s)
 }
 
-fn collect(model: &Model, world: World, wall_s: f64) -> RunOutput {
+fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
     let duration = model.duration;
     let node = |id: u32| model.nodes[id as usize].name.clone();
 
@@ -135,10 +135,12 @@ fn collect(model: &Model, world: World, wall_s: f64) -> RunOutput {
     let (events, data_packets_delivered) = (world.events_run, world.counts.delivered_data);
     let mut tables = vec![flows, links];
     let extra = [results::subflows(model, &world), results::interfaces(model, &world), baselines];
+    let controller_log = std::mem::take(&mut world.ctl.log).into_table(|c| model.flows[c as usize].name.clone());
     let inrpp_routers = world.routers().modules().filter_map(|m| m.as_any().downcast_ref::<Inrpp>());
     let inrpp = inrpp_tables(inrpp_routers, duration, node);
     tables.extend(world.into_time_series());
     tables.extend(extra);
+    tables.push(controller_log);
     tables.extend(inrpp);
     RunOutput { tables, summary, events, wall_s, data_packets_delivered, flow_bytes_delivered: delivered }
 }

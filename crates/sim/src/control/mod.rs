@@ -26,7 +26,12 @@ pub use action::{Action, ActionKind};
 pub use event::{CloseReason, Event};
 pub use view::View;
 
+use std::collections::{BTreeMap, BTreeSet};
+
 use crate::cc::params::{ParamTable, Params};
+use crate::net::NodeId;
+use crate::scenario::model::FlowModel;
+use crate::scenario::Model;
 use crate::time::Time;
 
 /// A connection: the flow's index in the scenario.
@@ -76,4 +81,61 @@ pub fn build(kind: &str, params: &ParamTable, host: &Host) -> Result<Built, Vec<
     let mut p = Params::new(kind, params);
     let built = make(&mut p, host);
     p.finish().map(|()| built)
+}
+
+/// One controller on one host, as a plane runs it.
+pub struct Attached {
+    pub host: NodeId,
+    /// Its kind, for the log (`path_manager`, `timed`, or a `[[controllers]]` kind).
+    pub name: String,
+    pub controller: Box<dyn Controller>,
+    /// Zero: no sample events.
+    pub sample_interval: Time,
+    pub reaction_delay: Time,
+}
+
+/// The controllers of a run of `flows` on `model`, in the order each host
+/// runs them: on every host that is the client of MPTCP flows, the flows'
+/// path managers, then that host's timed actions if it has any; then, with
+/// `explicit`, the scenario's `[[controllers]]` (validated at load) in file
+/// order. Both planes attach the same list.
+pub fn attach(model: &Model, flows: &[FlowModel], explicit: bool) -> Vec<Attached> {
+    let mut timed: BTreeMap<NodeId, Vec<(Time, ConnId, crate::mptcp::Action)>> = BTreeMap::new();
+    let mut clients = BTreeSet::new();
+    for (i, f) in flows.iter().enumerate() {
+        let Some(conf) = &f.mptcp else { continue };
+        clients.insert(f.client);
+        for &(at, action) in &conf.actions {
+            timed.entry(f.client).or_default().push((at, i as ConnId, action.seen_from(f.client == f.src)));
+        }
+    }
+    let implicit = |host, name: &str, controller: Box<dyn Controller>| Attached {
+        host,
+        name: name.to_string(),
+        controller,
+        sample_interval: Time::ZERO,
+        reaction_delay: Time::ZERO,
+    };
+    let mut out = Vec::new();
+    for host in clients {
+        out.push(implicit(host, "path_manager", Box::new(path_manager::PathManagers)));
+        if let Some(actions) = timed.remove(&host) {
+            out.push(implicit(host, "timed", Box::new(timed::TimedActions { actions })));
+        }
+    }
+    if explicit {
+        for c in &model.controllers {
+            let node = &model.nodes[c.host as usize];
+            let host = Host { name: &node.name, interfaces: &node.interfaces };
+            let built = build(&c.kind, &c.params, &host).unwrap_or_else(|_| panic!("controller '{}' passed validation", c.kind));
+            out.push(Attached {
+                host: c.host,
+                name: c.kind.clone(),
+                controller: built.controller,
+                sample_interval: c.sample_interval,
+                reaction_delay: c.reaction_delay,
+            });
+        }
+    }
+    out
 }

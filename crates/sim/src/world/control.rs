@@ -20,7 +20,7 @@ use std::mem;
 use super::{Event, World};
 use crate::control::log::ControllerLog;
 use crate::control::view::{ConnectionView, InterfaceView, Role, SenderSample, SubflowView};
-use crate::control::{Action, CloseReason, ConnId, Controller, Event as CtlEvent, View};
+use crate::control::{Action, Attached as Instance, CloseReason, ConnId, Event as CtlEvent, View};
 use crate::endpoint::{Receiver, Sender};
 use crate::mptcp::sender::SubflowState;
 use crate::mptcp::scheduler;
@@ -28,16 +28,6 @@ use crate::net::NodeId;
 use crate::scenario::model::FlowModel;
 use crate::tcp::Io;
 use crate::time::Time;
-
-/// One controller on one host.
-pub struct Instance {
-    pub host: NodeId,
-    /// Its kind, for the log (`path_manager`, `timed`, or a `[[controllers]]` kind).
-    pub name: String,
-    pub ctl: Box<dyn Controller>,
-    pub sample_interval: Time,
-    pub reaction_delay: Time,
-}
 
 /// What a host's controllers were last told about one connection.
 #[derive(Default)]
@@ -143,7 +133,7 @@ impl World<'_> {
     fn deliver(&mut self, i: u32, event: &CtlEvent) {
         let view = self.view(self.ctl.instances[i as usize].host);
         let mut out = Vec::new();
-        self.ctl.instances[i as usize].ctl.on_event(self.now, event, &view, &mut out);
+        self.ctl.instances[i as usize].controller.on_event(self.now, event, &view, &mut out);
         if out.is_empty() {
             return;
         }

@@ -30,7 +30,7 @@ use crate::scenario::model::FlowModel;
 use crate::scenario::Model;
 use crate::tcp::{Io, TcpReceiver, TimerKind};
 use crate::time::Time;
-use control::{Controllers, Instance};
+use control::Controllers;
 
 #[derive(Debug, Clone, Copy)]
 enum Event {
@@ -201,7 +201,7 @@ impl<'m> World<'m> {
         let sampler = Sampler::new(model.sample_interval, flows.len(), links.len());
         let mut routers = RouterSet::new(&model.routers, links.len(), model.nodes.len());
         routers.start(Time::ZERO, &links);
-        let ctl = controllers_of(model, flow_models, controllers);
+        let ctl = Controllers::new(crate::control::attach(model, flow_models, controllers), model.nodes.len(), flow_models);
         let mut world = World {
             model,
             flow_models,
@@ -621,41 +621,3 @@ fn first_hop(model: &Model, f: &FlowModel, id: u32, shares: &mut BTreeMap<LinkId
     }
 }
 
-/// The controllers of a run: on every host that opens MPTCP connections,
-/// the flows' path managers; on every host with timed actions, those; and,
-/// with `explicit`, the scenario's `[[controllers]]` (validated at load).
-fn controllers_of(model: &Model, flows: &[FlowModel], explicit: bool) -> Controllers {
-    use crate::control::{path_manager::PathManagers, timed::TimedActions};
-    let mut instances = Vec::new();
-    let mut timed: BTreeMap<NodeId, Vec<(Time, u32, crate::mptcp::Action)>> = BTreeMap::new();
-    let mut clients = std::collections::BTreeSet::new();
-    for (i, f) in flows.iter().enumerate() {
-        let Some(conf) = &f.mptcp else { continue };
-        clients.insert(f.client);
-        for &(at, action) in &conf.actions {
-            timed.entry(f.client).or_default().push((at, i as u32, action.seen_from(f.client == f.src)));
-        }
-    }
-    let implicit = |host, name: &str, ctl: Box<dyn crate::control::Controller>| Instance {
-        host,
-        name: name.to_string(),
-        ctl,
-        sample_interval: Time::ZERO,
-        reaction_delay: Time::ZERO,
-    };
-    for host in clients {
-        instances.push(implicit(host, "path_manager", Box::new(PathManagers)));
-        if let Some(actions) = timed.remove(&host) {
-            instances.push(implicit(host, "timed", Box::new(TimedActions { actions })));
-        }
-    }
-    if explicit {
-        for c in &model.controllers {
-            let node = &model.nodes[c.host as usize];
-            let host = crate::control::Host { name: &node.name, interfaces: &node.interfaces };
-            let built = crate::control::build(&c.kind, &c.params, &host).unwrap_or_else(|_| panic!("controller '{}' passed validation", c.kind));
-            instances.push(Instance { host: c.host, name: c.kind.clone(), ctl: built.controller, sample_interval: c.sample_interval, reaction_delay: c.reaction_delay });
-        }
-    }
-    Controllers::new(instances, model.nodes.len(), flows)
-}
