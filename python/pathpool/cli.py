@@ -341,6 +341,34 @@ def _subflows_table(results: Results) -> Table | None:
     return table
 
 
+#: Rows of the controller log shown in the summary (the table has them all).
+MAX_SUMMARY_ACTIONS = 12
+
+
+def _controller_table(results: Results) -> Table | None:
+    """The actions of the scenario's own controllers (not the flows' path
+    managers and timed actions, which the subflows table already tells), or
+    None if they took none."""
+    if "controller_log" not in results.tables:
+        return None
+    log = results.frame("controller_log")
+    log = log[~log["controller"].isin(["path_manager", "timed"])]
+    if log.empty:
+        return None
+    table = Table(title=Text("Controller actions", style="bold"), box=box.SIMPLE_HEAD, collapse_padding=True,
+                  pad_edge=False)
+    table.add_column("s", justify="right")
+    for header in ("host", "controller", "on", "action", "flow", "outcome", "detail"):
+        table.add_column(header)
+    for row in log.head(MAX_SUMMARY_ACTIONS).itertuples():
+        flow = row.flow + ("" if _is_missing(row.subflow_id) else f"/{int(row.subflow_id)}")
+        table.add_row(f"{row.time_s:.2f}", row.host, row.controller, row.event, row.action, flow, row.outcome,
+                      Text(row.detail))
+    if len(log) > MAX_SUMMARY_ACTIONS:
+        table.caption = f"{len(log) - MAX_SUMMARY_ACTIONS} more in the controller_log table"
+    return table
+
+
 #: Share of packets the lab's emulator may deliver over 1 ms late before the run is flagged.
 LATE_WARNING_FRACTION = 0.01
 
@@ -362,5 +390,8 @@ def _print_summary(console: Console, results: Results) -> None:
     subflows = _subflows_table(results)
     if subflows is not None:
         console.print(subflows)
+    actions = _controller_table(results)
+    if actions is not None:
+        console.print(actions)
     console.print(_totals_table(results))
     console.print()

@@ -78,6 +78,7 @@ def overview_figure(results: Results) -> Figure:
         timelines.append(ax_cache)
     for ax in timelines:
         ax.set_xlim(0, summary.get("duration_s") or None)
+    _mark_controller_actions(timelines, results)
     _flow_legend(fig, flows, colors)
     where = "on the kernel lab" if summary.get("plane") == "lab" else "simulated"
     fig.suptitle(f"{summary.get('scenario', 'run')}  ·  seed {summary.get('seed')}  ·  "
@@ -91,6 +92,27 @@ def save_plot(results: Results, path: str | os.PathLike) -> Path:
     path = Path(path)
     overview_figure(results).savefig(path, dpi=120)
     return path
+
+
+#: Controller actions marked on the time axes (subflow and scheduler changes).
+MARKED_ACTIONS = {"open_subflow": "tab:green", "close_subflow": "tab:red", "set_backup": "tab:orange", "set_scheduler": "tab:purple"}
+
+
+def _mark_controller_actions(axes: list[Axes], results: Results) -> None:
+    """Marks every subflow or scheduler change a controller carried out
+    (``controller_log``, outcome done) with a dotted vertical line on the
+    time axes, labelled once on the first axis."""
+    if "controller_log" not in results.tables:
+        return
+    log = results.frame("controller_log")
+    done = log[(log["outcome"] == "done") & log["action"].isin(list(MARKED_ACTIONS))]
+    if done.empty:
+        return
+    for ax in axes:
+        for row in done.itertuples():
+            ax.axvline(row.time_s, color=MARKED_ACTIONS[row.action], linestyle=":", linewidth=1.0, alpha=0.8)
+    handles = [Line2D([], [], color=MARKED_ACTIONS[a], linestyle=":", label=a.replace("_", " ")) for a in MARKED_ACTIONS if a in set(done["action"])]
+    axes[0].legend(handles=handles, title="controller actions", fontsize=8, title_fontsize=8, loc="upper right")
 
 
 def _flow_colors(flow_ids: list[int]) -> dict[int, tuple[float, ...]]:

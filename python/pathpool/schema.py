@@ -234,6 +234,20 @@ INRPP_DETOUR_TS = _table(
     _column("usable", pa.bool_(), "Rate above zero and both detour egresses in Push state"),
 )
 
+CONTROLLER_LOG = _table(
+    "Device-side controllers: one row per action a controller took, or that its plane refused, in time order, with the event that led to it. The hosts' MPTCP path managers and timed actions are controllers too (controller = path_manager, timed).",
+    _column("time_s", pa.float64(), "When the action was carried out (or refused)", "s"),
+    _column("host", pa.string(), "The host the controller runs on"),
+    _column("controller", pa.string(), "The controller's kind: path_manager, timed, or a [[controllers]] kind"),
+    _column("event", pa.string(), "The event it reacted to: start, connection_established, connection_closed, fallback, subflow_established, subflow_closed, subflow_priority, path_up, interface_up, interface_down, sample, bytes_carried, timer"),
+    _column("action", pa.string(), "open_subflow, close_subflow, set_backup, set_scheduler, arm_timer, watch_bytes or log"),
+    _column("flow_id", pa.uint64(), "The connection it concerns (flows.flow_id); null for host-wide actions", nullable=True),
+    _column("flow", pa.string(), "That flow's name; empty for host-wide actions"),
+    _column("subflow_id", pa.uint64(), "The subflow it concerns (subflows.subflow_id; for open_subflow, the one opened); null otherwise", nullable=True),
+    _column("outcome", pa.string(), "done, or refused: and the plane's reason"),
+    _column("detail", pa.string(), "Free-form: interfaces of an open, the backup flag, a log line"),
+)
+
 #: The tables every run produces, by name (the file stem in a results directory).
 SCHEMAS: dict[str, pa.Schema] = {
     "flows": FLOWS,
@@ -244,6 +258,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "subflows": SUBFLOWS,
     "interfaces": INTERFACES,
     "baselines": BASELINES,
+    "controller_log": CONTROLLER_LOG,
     "inrpp_interfaces": INRPP_INTERFACES,
     "inrpp_states": INRPP_STATES,
     "inrpp_ts": INRPP_TS,

@@ -26,9 +26,21 @@ pub struct ControllerLog {
 }
 
 impl ControllerLog {
-    /// Records `action`, taken on `event` at `time`; `refused` is the plane's reason if it could not.
+    /// Records `action`, taken on `event` at `time`; `refused` is the
+    /// plane's reason if it could not; `detail` replaces `Action::detail`
+    /// where the plane can say more (interface names).
     #[allow(clippy::too_many_arguments)]
-    pub fn record(&mut self, time: Time, host: &str, controller: &str, event: &Event, action: &Action, subflow: Option<u32>, refused: Option<String>) {
+    pub fn record(
+        &mut self,
+        time: Time,
+        host: &str,
+        controller: &str,
+        event: &Event,
+        action: &Action,
+        subflow: Option<u32>,
+        refused: Option<String>,
+        detail: Option<String>,
+    ) {
         self.rows.push(Row {
             time,
             host: host.to_string(),
@@ -38,7 +50,7 @@ impl ControllerLog {
             conn: action.conn().or(event.conn()),
             subflow: subflow.or(action.subflow()),
             outcome: refused.map_or_else(|| "done".to_string(), |r| format!("refused: {r}")),
-            detail: action.detail(),
+            detail: detail.unwrap_or_else(|| action.detail()),
         });
     }
 

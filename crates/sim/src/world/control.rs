@@ -366,14 +366,30 @@ impl World<'_> {
             Ok(sub) => (sub, None),
             Err(e) => (None, Some(e)),
         };
+        let detail = self.named_detail(host, &action);
         let inst = &self.ctl.instances[i as usize];
         let host_name = &self.model.nodes[host as usize].name;
-        self.ctl.log.record(self.now, host_name, &inst.name, cause, &action, subflow, refused);
+        self.ctl.log.record(self.now, host_name, &inst.name, cause, &action, subflow, refused, detail);
         if let Some(conn) = action.conn() {
             if (conn as usize) < self.flows.len() {
                 self.flush(conn, true);
             }
         }
+    }
+
+    /// An open's interfaces by name ("wlan0 -> server:eth0"), for the log.
+    fn named_detail(&self, host: NodeId, action: &Action) -> Option<String> {
+        let Action::OpenSubflow { conn, local, remote, backup } = *action else { return None };
+        let f = self.flows.get(conn as usize)?;
+        let peer = if f.src == host { f.dst } else { f.src };
+        let (mine, theirs) = (&self.model.nodes[host as usize], &self.model.nodes[peer as usize]);
+        Some(format!(
+            "{} -> {}:{}{}",
+            mine.interfaces.get(local as usize)?,
+            theirs.name,
+            theirs.interfaces.get(remote as usize)?,
+            if backup { ", backup" } else { "" }
+        ))
     }
 
     /// Err unless `conn` is a connection `host` is an end of.
@@ -416,5 +432,86 @@ impl World<'_> {
             f(s, subflow as usize, io);
             Ok(Some(subflow))
         })?
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{load, Format, Source};
+
+    const TWO_PHONES: &str = r#"
+[sim]
+duration = "2s"
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+[[nodes]]
+name = "r"
+kind = "router"
+[[nodes]]
+name = "s"
+[[links]]
+a = "a:wlan0"
+b = "r"
+rate = "10Mbps"
+delay = "5ms"
+[[links]]
+name = "lte"
+a = "a:lte0"
+b = "r"
+rate = "10Mbps"
+delay = "20ms"
+[[links]]
+a = "b"
+b = "r"
+rate = "10Mbps"
+delay = "5ms"
+[[links]]
+a = "r"
+b = "s"
+rate = "100Mbps"
+delay = "5ms"
+[[flows]]
+name = "from-a"
+src = "a"
+dst = "s"
+transport = "mptcp"
+[[flows]]
+name = "to-b"
+src = "s"
+dst = "b"
+client = "dst"
+transport = "mptcp"
+"#;
+
+    #[test]
+    fn a_controller_sees_and_acts_on_its_own_host_only() {
+        let source = Source { name: "two.toml".into(), dir: ".".into(), data_dir: None };
+        let model = load(TWO_PHONES, Format::Toml, &source, None).unwrap();
+        let mut world = World::new(&model);
+        world.duration = Time::from_secs(1);
+        world.run(&mut |_| {});
+        let (a, b) = (0, 1);
+        let view = world.view(a);
+        assert_eq!(view.host, "a");
+        assert_eq!(view.interfaces.iter().map(|i| i.name.as_str()).collect::<Vec<_>>(), ["wlan0", "lte0"]);
+        assert_eq!(view.connections.iter().map(|c| c.id).collect::<Vec<_>>(), [0]);
+        let c = &view.connections[0];
+        assert!(c.client && c.role == Role::Sender && c.established);
+        assert!(c.subflows.iter().all(|s| s.sender.is_some()));
+        // b downloads and is the client: its view is a receiver's, from its own side.
+        let view = world.view(b);
+        assert_eq!(view.connections.iter().map(|c| c.id).collect::<Vec<_>>(), [1]);
+        let c = &view.connections[0];
+        assert!(c.client && c.role == Role::Receiver && c.ooo_bytes.is_some());
+        assert!(c.subflows.iter().all(|s| s.sender.is_none() && s.local == 0));
+        // a's path manager may not touch b's connection.
+        let on_a = world.ctl.by_host[a as usize][0];
+        world.apply(on_a, &CtlEvent::Sample, Action::CloseSubflow { conn: 1, subflow: 0 });
+        let row = world.ctl.log.rows.last().unwrap();
+        assert_eq!(row.outcome, "refused: connection 1 is not one of this host's");
+        assert!(world.flows[1].sender.is_established());
     }
 }
