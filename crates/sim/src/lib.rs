@@ -7,6 +7,7 @@
 
 pub mod cc;
 pub mod endpoint;
+pub mod energy;
 pub mod engine;
 pub mod inrpp;
 pub mod metrics;
