@@ -8,6 +8,7 @@
 pub mod cc;
 pub mod control;
 pub mod endpoint;
+pub mod energy;
 pub mod engine;
 pub mod inrpp;
 pub mod metrics;
