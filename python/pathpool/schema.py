@@ -248,6 +248,26 @@ CONTROLLER_LOG = _table(
     _column("detail", pa.string(), "Free-form: interfaces of an open, the backup flag, a log line"),
 )
 
+ENERGY = _table(
+    "Energy per host interface over the run ([[devices]]): one row per radio, and per interface plus a device row for Green MPTCP's linear model.",
+    _column("node", pa.string(), "The host"),
+    _column("interface", pa.string(), "The interface; device for the linear model's w_D term"),
+    _column("model", pa.string(), "wifi, lte, umts, nr, wired (a radio), or linear:data / linear:time"),
+    _column("energy_j", pa.float64(), "Energy from time 0 to the end of the run", "J"),
+    _column("bytes_up", pa.uint64(), "Wire bytes the interface sent (radios; null for the linear model)", "bytes", nullable=True),
+    _column("bytes_down", pa.uint64(), "Wire bytes the interface received (radios; null for the linear model)", "bytes", nullable=True),
+)
+
+RADIO_TS = _table(
+    "Radio time series: one row per radio and sampling instant.",
+    _column("time_s", pa.float64(), "Sampling instant", "s"),
+    _column("node", pa.string(), "The host"),
+    _column("interface", pa.string(), "The interface"),
+    _column("state", pa.string(), "idle, promotion, active or tail (Huang et al. 2012)"),
+    _column("power_w", pa.float64(), "Power at the instant", "W"),
+    _column("energy_j", pa.float64(), "Energy since time 0", "J"),
+)
+
 #: The tables every run produces, by name (the file stem in a results directory).
 SCHEMAS: dict[str, pa.Schema] = {
     "flows": FLOWS,
@@ -259,6 +279,8 @@ SCHEMAS: dict[str, pa.Schema] = {
     "interfaces": INTERFACES,
     "baselines": BASELINES,
     "controller_log": CONTROLLER_LOG,
+    "energy": ENERGY,
+    "radio_ts": RADIO_TS,
     "inrpp_interfaces": INRPP_INTERFACES,
     "inrpp_states": INRPP_STATES,
     "inrpp_ts": INRPP_TS,

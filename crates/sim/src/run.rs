@@ -110,7 +110,7 @@ fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
     let total_bytes: u64 = delivered.iter().sum();
     let in_flight = world.packets_in_flight();
     let c = &world.counts;
-    let summary = json!({
+    let mut summary = json!({
         "schema_version": SCHEMA_VERSION,
         "plane": "sim",
         "scenario": model.name,
@@ -136,11 +136,16 @@ fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
     let mut tables = vec![flows, links];
     let extra = [results::subflows(model, &world), results::interfaces(model, &world), baselines];
     let controller_log = std::mem::take(&mut world.ctl.log).into_table(|c| model.flows[c as usize].name.clone());
+    let (energy, radio_ts, energy_summary) = world.energy_results();
+    if energy_summary.as_object().is_some_and(|o| !o.is_empty()) {
+        summary["energy"] = energy_summary;
+    }
     let inrpp_routers = world.routers().modules().filter_map(|m| m.as_any().downcast_ref::<Inrpp>());
     let inrpp = inrpp_tables(inrpp_routers, duration, node);
     tables.extend(world.into_time_series());
     tables.extend(extra);
     tables.push(controller_log);
+    tables.extend([energy, radio_ts]);
     tables.extend(inrpp);
     RunOutput { tables, summary, events, wall_s, data_packets_delivered, flow_bytes_delivered: delivered }
 }

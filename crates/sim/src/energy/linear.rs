@@ -58,18 +58,6 @@ impl LinearParams {
     }
 }
 
-/// An interface's weight w_i, key `w`: required, since the paper gives only
-/// ratios (1:2:0, 1:3:10 and 1:1:1 for w_1:w_2:w_D, Table 1).
-pub fn read_weight(table: &ParamTable) -> Result<f64, Vec<(String, String)>> {
-    let mut p = Params::new("linear", table);
-    if !table.contains_key("w") {
-        p.problem("w", "required: Green MPTCP gives only ratios of the weights, no value to default to".to_string());
-    }
-    let w = p.number("w", 0.0, |v| v >= 0.0, "0 or more");
-    p.finish()?;
-    Ok(w)
-}
-
 /// Eq. 1 over one session's traffic, interfaces numbered from 0.
 #[derive(Debug, Clone)]
 pub struct LinearModel {
@@ -89,6 +77,10 @@ impl LinearModel {
     pub fn new(params: LinearParams, w: Vec<f64>) -> LinearModel {
         let n = w.len();
         LinearModel { params, w, bytes: vec![0; n], last: vec![None; n], start: None, stream_bytes: 0 }
+    }
+
+    pub fn reading(&self) -> Reading {
+        self.params.reading
     }
 
     /// Wire bytes sent and received on `interface` at `now`.
@@ -191,10 +183,5 @@ mod tests {
         assert_eq!(keys, ["reading", "w_device", "wd"]);
         assert_eq!(e[1].1, "must be 0 or more, got -1");
 
-        assert_eq!(read_weight(&table(&[("w", Number(2e-9))])), Ok(2e-9));
-        let e = read_weight(&ParamTable::new()).unwrap_err();
-        assert_eq!(e[0].0, "w");
-        assert!(e[0].1.starts_with("required"), "{}", e[0].1);
-        assert_eq!(read_weight(&table(&[("w", Number(-3.0))])).unwrap_err()[0], ("w".to_string(), "must be 0 or more, got -3".to_string()));
     }
 }

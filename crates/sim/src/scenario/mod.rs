@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod controllers;
+pub mod devices;
 pub mod error;
 pub mod model;
 pub mod mptcp;

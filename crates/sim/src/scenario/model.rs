@@ -23,10 +23,21 @@ pub struct Model {
     pub routes: Routes,
     /// Router-module instances (`[routers]`), one per router that runs one.
     pub routers: Vec<RouterModel>,
+    /// Hosts' radios and energy models (`[[devices]]`).
+    pub devices: Vec<DeviceModel>,
     /// Device-side controllers (`[[controllers]]`), in file order.
     pub controllers: Vec<ControllerModel>,
     /// The kernel lab's settings (`[lab]`); the simulator does not use them.
     pub lab: crate::scenario::spec::LabSpec,
+}
+
+/// The energy models of `host` (validated: every model builds).
+pub struct DeviceModel {
+    pub host: NodeId,
+    /// (interface, technology, overrides), by interface index.
+    pub radios: Vec<(u16, String, crate::cc::ParamTable)>,
+    /// Green MPTCP's linear model: its parameters and w_i per interface index.
+    pub linear: Option<(crate::energy::linear::LinearParams, Vec<f64>)>,
 }
 
 /// A device-side controller on `host` (validated: its kind and parameters build).

@@ -35,6 +35,9 @@ pub struct Scenario {
     /// Device-side controllers, each on one host (`crate::control`).
     #[serde(default)]
     pub controllers: Vec<ControllerSpec>,
+    /// Hosts' radios and energy models (`crate::energy`).
+    #[serde(default)]
+    pub devices: Vec<DeviceSpec>,
     /// Settings of the kernel lab only; the simulator ignores them.
     #[serde(default)]
     pub lab: LabSpec,
@@ -77,6 +80,41 @@ pub struct ControllerSpec {
     /// Simulator only: time between an event and the controller's actions
     /// (default 0; the kernel lab has its own, measured).
     pub reaction_delay: Option<Duration>,
+}
+
+/// `[[devices]]`: what a host's energy is measured with.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DeviceSpec {
+    pub host: String,
+    /// A power model per interface, by interface name.
+    #[serde(default)]
+    pub radios: std::collections::BTreeMap<String, RadioSpec>,
+    /// Green MPTCP's linear model over the host's interfaces.
+    pub linear: Option<LinearSpec>,
+}
+
+/// One interface's power model.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RadioSpec {
+    /// `wifi`, `lte`, `umts`, `nr` or `wired` (`crate::energy::Technology`).
+    pub technology: String,
+    /// Overrides of the technology's parameters (docs/energy.md).
+    #[serde(default)]
+    pub params: crate::cc::ParamTable,
+}
+
+/// Green MPTCP's eq. 1 with constant weights (docs/energy.md).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct LinearSpec {
+    /// "data" (default; weights in J/bit) or "time" (weights in W).
+    pub reading: Option<String>,
+    /// w_D, the device's weight (default 0).
+    pub w_device: Option<f64>,
+    /// w_i by interface name; every interface of the host needs one.
+    pub w: std::collections::BTreeMap<String, f64>,
 }
 
 /// Which end of a flow connects (and, for MPTCP, opens the subflows).

@@ -8,6 +8,7 @@
 //! `control` feeds the hosts' device-side controllers and carries out their actions.
 
 mod control;
+mod energy;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -31,6 +32,7 @@ use crate::scenario::Model;
 use crate::tcp::{Io, TcpReceiver, TimerKind};
 use crate::time::Time;
 use control::Controllers;
+use energy::Energy;
 
 #[derive(Debug, Clone, Copy)]
 enum Event {
@@ -96,6 +98,8 @@ pub struct World<'m> {
     pub ifaces: Interfaces,
     /// The hosts' device-side controllers.
     pub ctl: Controllers,
+    /// The hosts' radios and energy models.
+    energy: Energy,
 }
 
 impl<'m> World<'m> {
@@ -202,7 +206,9 @@ impl<'m> World<'m> {
         let mut routers = RouterSet::new(&model.routers, links.len(), model.nodes.len());
         routers.start(Time::ZERO, &links);
         let ctl = Controllers::new(crate::control::attach(model, flow_models, controllers), model.nodes.len(), flow_models);
+        let energy = Energy::new(model, &ifaces, links.len());
         let mut world = World {
+            energy,
             model,
             flow_models,
             now: Time::ZERO,
@@ -415,6 +421,7 @@ impl<'m> World<'m> {
         let finish = link.capacity.finish_time(self.now, size);
         link.busy_until = finish;
         link.stats.bytes_sent += size as u64;
+        self.energy.on_tx(l, self.now, size);
         link.stats.packets_sent += 1;
         if link.loss.lose(&mut link.rng) {
             link.stats.drops_loss += 1;
@@ -455,6 +462,7 @@ impl<'m> World<'m> {
         let node = link.to;
         let p = self.pool.get(id);
         link.stats.bytes_delivered += p.size as u64;
+        self.energy.on_rx(l, self.now, p.size);
         link.stats.packets_delivered += 1;
         if self.routers.runs_at(node) {
             let arrival = self.routers.arrive(l, node, self.pool.get_mut(id), self.now, &self.links);
@@ -542,6 +550,7 @@ impl<'m> World<'m> {
 
     fn sample(&mut self) {
         self.routers.sample(self.now, &self.links);
+        self.energy.sample(self.now, self.model);
         let s = &mut self.sampler;
         let now = self.now;
         for (i, f) in self.flows.iter().enumerate() {
@@ -608,6 +617,15 @@ impl<'m> World<'m> {
     /// The time series (empty tables when sampling is off).
     pub fn into_time_series(self) -> [crate::metrics::Table; 3] {
         self.sampler.into_tables()
+    }
+
+    /// The `energy` and `radio_ts` tables and the summary's `energy` object
+    /// (the energy models' accounts closed at the end of the run).
+    pub fn energy_results(&mut self) -> (crate::metrics::Table, crate::metrics::Table, serde_json::Value) {
+        let delivered = |host: NodeId| -> u64 {
+            self.flows.iter().filter(|f| f.src == host || f.dst == host).map(|f| f.receiver.delivered()).sum()
+        };
+        std::mem::take(&mut self.energy).finish(self.duration, self.model, delivered)
     }
 }
 
