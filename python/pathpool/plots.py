@@ -51,7 +51,10 @@ def overview_figure(results: Results) -> Figure:
     congestion windows, queues of the busiest links, goodput per flow) and a
     flow legend.
 
-    A run with INRPP routers (``inrpp_interfaces`` not empty) gets a third row
+    A run with energy models (``[[devices]]``) gets a row with each radio's
+    power over time and the energy per interface and model.
+
+    A run with INRPP routers (``inrpp_interfaces`` not empty) gets a row
     of two panels: the cache occupancy over time of the INRPP interfaces whose
     caches filled most, with each cache's size dashed and its time in
     Backpressure shaded, and the empirical distribution of ``links.utilisation``
@@ -62,8 +65,10 @@ def overview_figure(results: Results) -> Figure:
     colors = _flow_colors(flows["flow_id"].tolist())
     inrpp_interfaces = results.frame("inrpp_interfaces")
     inrpp = not inrpp_interfaces.empty
-    fig = Figure(figsize=(14, 12.5 if inrpp else 8.5), layout="constrained")
-    panels = fig.subplots(3 if inrpp else 2, 2)
+    energy = "energy" in results.tables and results.tables["energy"].num_rows > 0
+    rows = 2 + inrpp + energy
+    fig = Figure(figsize=(14, 4.25 * rows), layout="constrained")
+    panels = fig.subplots(rows, 2)
     (ax_goodput, ax_cwnd), (ax_queue, ax_bars) = panels[:2]
 
     _plot_goodput(ax_goodput, results.flow_ts, colors)
@@ -71,11 +76,18 @@ def overview_figure(results: Results) -> Figure:
     _plot_queues(ax_queue, results.links, results.link_ts)
     _plot_goodput_bars(ax_bars, flows, colors, summary.get("jain_index"))
     timelines = [ax_goodput, ax_cwnd, ax_queue]
+    row = 2
     if inrpp:
-        ax_cache, ax_cdf = panels[2]
+        ax_cache, ax_cdf = panels[row]
         _plot_inrpp_cache(ax_cache, inrpp_interfaces, results.frame("inrpp_ts"), results.links)
         _plot_utilisation_cdf(ax_cdf, results.links)
         timelines.append(ax_cache)
+        row += 1
+    if energy:
+        ax_power, ax_joules = panels[row]
+        _plot_radio_power(ax_power, results.frame("radio_ts"))
+        _plot_energy_bars(ax_joules, results.frame("energy"))
+        timelines.append(ax_power)
     for ax in timelines:
         ax.set_xlim(0, summary.get("duration_s") or None)
     _mark_controller_actions(timelines, results)
@@ -294,6 +306,36 @@ def _plot_utilisation_cdf(ax: Axes, links: pd.DataFrame) -> None:
     ax.set_xlim(-0.01 * right, 1.01 * right)  # off the spines: the steps at 0 and 1
     ax.set_ylim(0, 1.02)
     ax.grid(alpha=0.3)
+
+
+def _plot_radio_power(ax: Axes, radio_ts: pd.DataFrame) -> None:
+    """Each radio's power over time (its state machine: idle, promotion, active, tail)."""
+    title = "Radio power"
+    if radio_ts.empty:
+        _no_data(ax, title, NO_TIME_SERIES)
+        return
+    for i, ((node, iface), series) in enumerate(radio_ts.sort_values("time_s").groupby(["node", "interface"], sort=True)):
+        ax.step(series["time_s"], series["power_w"], where="post", color=colormaps["Dark2"](i % 8), linewidth=1.3,
+                label=f"{node}:{iface}")
+    ax.set_title(title)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel("power (W)")
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize="small", frameon=False)
+
+
+def _plot_energy_bars(ax: Axes, energy: pd.DataFrame) -> None:
+    """Energy over the run per host interface, one bar per model (radios, linear readings)."""
+    labels = [f"{r.node}:{r.interface}\n{r.model}" for r in energy.itertuples()]
+    models = sorted(set(energy["model"]))
+    color = {m: colormaps["Set2"](i % 8) for i, m in enumerate(models)}
+    bars = ax.bar(range(len(energy)), energy["energy_j"], color=[color[m] for m in energy["model"]])
+    ax.bar_label(bars, fmt="%.3g", fontsize=8)
+    ax.set_xticks(range(len(energy)), labels, fontsize=8)
+    ax.set_title("Energy over the run")
+    ax.set_ylabel("energy (J)")
+    ax.grid(axis="y", alpha=0.3)
 
 
 def _flow_legend(fig: Figure, flows: pd.DataFrame, colors: dict) -> None:
