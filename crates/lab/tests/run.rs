@@ -6,7 +6,7 @@
 
 mod common;
 
-use common::{column, f64s, lab, runnable, subflow_series, table};
+use common::{column, f64s, lab, runnable, strs, subflow_series, table};
 use pathpool_lab::run::Error;
 use pathpool_sim::metrics::Column;
 
@@ -27,8 +27,7 @@ fn kernel_mptcp_aggregates_two_paths() {
     assert!(goodput >= 0.85 * sum, "aggregate {goodput} < 85 % of {sum}");
     let subflows = table(&out.tables, "subflows");
     assert_eq!(f64s(subflows, "subflow_id"), [0.0, 1.0]);
-    let Column::Str(local) = column(subflows, "local_interface") else { panic!() };
-    assert_eq!(local, &["client:eth0", "client:eth1"]);
+    assert_eq!(strs(subflows, "local_interface"), ["client:eth0", "client:eth1"]);
 }
 
 #[test]
@@ -103,14 +102,12 @@ fn kernel_path_manager_opens_subflows_from_endpoints() {
     let toml = TWO_PATHS.replace("duration = \"20s\"", "duration = \"8s\"") + "\n[lab]\npath_manager = \"kernel\"\n";
     let out = lab(&toml).unwrap();
     let subflows = table(&out.tables, "subflows");
-    let Column::Str(local) = column(subflows, "local_interface") else { panic!() };
-    let Column::Str(remote) = column(subflows, "remote_interface") else { panic!() };
-    let established: Vec<(String, String)> = local
-        .iter()
-        .zip(remote)
+    let established: Vec<(String, String)> = strs(subflows, "local_interface")
+        .into_iter()
+        .zip(strs(subflows, "remote_interface"))
         .zip(f64s(subflows, "established_s"))
         .filter(|(_, t)| !t.is_nan())
-        .map(|((l, r), _)| (l.clone(), r.clone()))
+        .map(|(pair, _)| pair)
         .collect();
     let goodput = f64s(table(&out.tables, "flows"), "goodput_bps")[0];
     eprintln!("FIGURE lab kernel path manager: subflows {established:?}, {:.2} Mb/s", goodput / 1e6);

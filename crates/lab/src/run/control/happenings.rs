@@ -55,7 +55,7 @@ impl Host<'_> {
                 let Some(conn) = self.flow_of_token(s.token) else { return };
                 let (src, dst) = self.flow_terms(conn, &s);
                 let client = self.s.model.flows[conn as usize].client == self.id;
-                let id = if client { Some(self.record_established(conn, src, dst, now)) } else { self.subflow_id(conn, src, dst) };
+                let id = if client { self.record_established(conn, src, dst, now) } else { self.subflow_id(conn, src, dst) };
                 if let Some(subflow) = id {
                     self.pending.push_back(Event::SubflowEstablished { conn, subflow });
                 }
@@ -126,22 +126,23 @@ impl Host<'_> {
     }
 
     /// On the client: the record of a subflow that just got established (a
-    /// new one if the in-kernel path manager opened it); its id.
-    fn record_established(&self, conn: ConnId, src: SocketAddr, dst: SocketAddr, now: Time) -> u32 {
+    /// new one if the in-kernel path manager opened it); its id. None for a
+    /// subflow between addresses that are not the flow's ends'.
+    fn record_established(&self, conn: ConnId, src: SocketAddr, dst: SocketAddr, now: Time) -> Option<u32> {
         let f = &self.s.model.flows[conn as usize];
         let mut c = self.connection(conn);
         if let Some(k) = c.subflows.iter().position(|r| r.is_open() && r.established.is_none() && r.is(src, dst)) {
             let r = &mut c.subflows[k];
             (r.src, r.dst) = (src, dst);
             r.established = Some(now);
-            return k as u32;
+            return Some(k as u32);
         }
-        let iface = |node: u32, a: SocketAddr| self.s.addrs[node as usize].iter().position(|&x| x == a.ip()).unwrap_or(0) as u16;
+        let iface = |node: u32, a: SocketAddr| self.s.addrs[node as usize].iter().position(|&x| x == a.ip()).map(|k| k as u16);
         let backup = f.mptcp.as_ref().is_some_and(|m| m.path_manager == "backup");
-        let mut record = SubflowRecord::new((iface(f.src, src), iface(f.dst, dst)), src, dst, backup, now);
+        let mut record = SubflowRecord::new((iface(f.src, src)?, iface(f.dst, dst)?), src, dst, backup, now);
         record.established = Some(now);
         c.subflows.push(record);
-        (c.subflows.len() - 1) as u32
+        Some((c.subflows.len() - 1) as u32)
     }
 
     /// The id of the subflow with these addresses: an open one first.
