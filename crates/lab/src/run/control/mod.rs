@@ -180,17 +180,22 @@ impl Host<'_> {
         timers.chain(samples).chain(self.links.next()).min().unwrap_or(Time::MAX)
     }
 
+    /// Timers and samples are told at their model time, as in the
+    /// simulator, so that a controller measuring over a period (the
+    /// sampling period, its own hold times) measures it exactly; the
+    /// thread's wake-up lateness (sub-millisecond) only shifts when the
+    /// sockets are read.
     fn timers_due(&mut self, now: Time) {
         while let Some(k) = (0..self.timers.len()).filter(|&k| self.timers[k].0 <= now).min_by_key(|&k| self.timers[k].0) {
-            let (_, i, token) = self.timers.remove(k);
-            self.deliver(i, self.s.clock.now(), &Event::Timer { token }, Instant::now());
+            let (due, i, token) = self.timers.remove(k);
+            self.deliver(i, due, &Event::Timer { token }, Instant::now());
         }
     }
 
     fn samples_due(&mut self, now: Time) {
         for i in 0..self.instances.len() {
             let Some(at) = self.next_sample[i].filter(|&at| at <= now) else { continue };
-            self.deliver(i as u32, self.s.clock.now(), &Event::Sample, Instant::now());
+            self.deliver(i as u32, at, &Event::Sample, Instant::now());
             // Samples missed while the thread was late are skipped, not bunched.
             let every = self.instances[i].sample_interval;
             let mut next = at + every;
