@@ -13,7 +13,7 @@
 //!   `scheduler = "minrtt"` is its default scheduler (lowest-latency subflow
 //!   with room, backup subflows only when no other can send), and the path
 //!   managers `fullmesh`, `backup` and `single_path` and timed actions are
-//!   replayed through the userspace path manager (`run/controller.rs`); or,
+//!   replayed through the userspace path manager (`run/control/`); or,
 //!   with `[lab] path_manager = "kernel"`, the in-kernel path manager runs
 //!   with endpoints derived from them (no timed actions then).
 //! - `[[controllers]]` run unchanged (`run/control/`), their subflow
