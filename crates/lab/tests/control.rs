@@ -18,7 +18,7 @@ use pathpool_sim::metrics::Table;
 /// drop and after the recovery, so the rate the controller measures
 /// crosses its threshold later than the simulator's (close +0.4 to +1.0 s,
 /// open up to +0.7 s, in five runs). With 50 packets both planes' Wi-Fi
-/// subflows cross it in the same 100 ms sample (within 2 ms in five runs;
+/// subflows cross it in the same 100 ms sample (within 3 ms in six runs;
 /// with 20 packets the close was 0.1 to 0.2 s early, with 35 1.3 s late).
 fn rate_fallback() -> String {
     let builtin = include_str!("../../../python/pathpool/scenarios/rate-fallback.toml");

@@ -1,6 +1,6 @@
 //! Scenarios run end to end on the kernel lab (issue 6's validation): real
 //! Linux MPTCP over emulated paths, driven by pathpool's traffic and
-//! path-manager controller, results in the simulator's tables. They need
+//! controllers, results in the simulator's tables. They need
 //! root and a kernel with MPTCP, and say SKIPPED otherwise. Each checks that
 //! its run left no namespace behind.
 
