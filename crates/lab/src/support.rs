@@ -13,9 +13,13 @@
 //!   `scheduler = "minrtt"` is its default scheduler (lowest-latency subflow
 //!   with room, backup subflows only when no other can send), and the path
 //!   managers `fullmesh`, `backup` and `single_path` and timed actions are
-//!   replayed through the userspace path manager (`run/controller.rs`); or,
+//!   replayed through the userspace path manager (`run/control/`); or,
 //!   with `[lab] path_manager = "kernel"`, the in-kernel path manager runs
 //!   with endpoints derived from them (no timed actions then).
+//! - `[[controllers]]` run unchanged (`run/control/`), their subflow
+//!   actions through the userspace path manager; a controller that may set
+//!   the scheduler is refused (the kernel has no BPF MPTCP scheduler), and
+//!   so is one that may act on subflows when the in-kernel path manager runs.
 //! - Every TCP parameter at its default: those defaults are Linux's (MSS
 //!   1448, initial window 10, RTO floor 200 ms, initial RTO 1 s, three
 //!   duplicate ACKs, SACK with PRR). `delayed_ack = false`, the simulator's
@@ -25,6 +29,7 @@
 use std::collections::BTreeSet;
 use std::io;
 
+use pathpool_sim::control::ActionKind;
 use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::tcp::{RecoveryAlgorithm, TcpConfig};
 use pathpool_sim::Model;
@@ -74,6 +79,7 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
             model.nodes[r.node as usize].name, r.module
         ));
     }
+    controller_refusals(model, &mut out);
     let default = TcpConfig::default();
     for f in &model.flows {
         let flow = format!("flow '{}'", f.name);
@@ -152,6 +158,27 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         }
     }
     out
+}
+
+/// `[[controllers]]` that may emit an action the lab cannot carry out,
+/// from the kinds each declares for its parameters.
+fn controller_refusals(model: &Model, out: &mut Vec<String>) {
+    let subflows = [ActionKind::OpenSubflow, ActionKind::CloseSubflow, ActionKind::SetBackup];
+    for (i, c) in model.controllers.iter().enumerate() {
+        let at = format!("controllers[{i}] ('{}' on {})", c.kind, model.nodes[c.host as usize].name);
+        if c.actions.contains(&ActionKind::SetScheduler) {
+            out.push(format!("{at}: may set a connection's scheduler, and the kernel has no BPF MPTCP scheduler"));
+        }
+        if model.lab.path_manager == LabPathManager::Kernel {
+            if let Some(k) = c.actions.iter().find(|k| subflows.contains(k)) {
+                out.push(format!(
+                    "{at}: may {} ({}), and the in-kernel path manager takes no subflow commands; use [lab] path_manager = \"userspace\"",
+                    k.name().replace('_', " "),
+                    k.name()
+                ));
+            }
+        }
+    }
 }
 
 fn cc_refusals(flow: &str, t: &TcpConfig, kernel: &KernelFeatures, out: &mut Vec<String>) {
@@ -272,5 +299,41 @@ mod tests {
         assert!(r[2].contains("flow 'm': mptcp.coupling 'lia'"), "{}", r[2]);
         assert!(r[3].contains("mptcp.scheduler 'blest'"), "{}", r[3]);
         assert!(r[4].contains("mptcp.baselines"), "{}", r[4]);
+    }
+
+    /// A controller on client `c` (two interfaces) that falls back to eth1.
+    const FALLBACK: &str = r#"
+            [[flows]]
+            src = "c"
+            dst = "s"
+            transport = "mptcp"
+            mptcp = { coupling = "uncoupled", path_manager = "single_path" }
+            [[controllers]]
+            host = "c"
+            kind = "rate_fallback"
+            params = { threshold = "1Mbps" }
+            "#;
+
+    #[test]
+    fn controllers_run_with_the_userspace_path_manager() {
+        assert_eq!(refusals(&model(FALLBACK), &kernel()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn a_controller_that_may_set_the_scheduler_is_refused() {
+        let mut m = model(FALLBACK);
+        // No built-in kind sets the scheduler yet: declare it as one would.
+        m.controllers[0].actions.push(ActionKind::SetScheduler);
+        let r = refusals(&m, &kernel());
+        assert_eq!(r.len(), 1, "{r:#?}");
+        assert!(r[0].starts_with("controllers[0] ('rate_fallback' on c): may set a connection's scheduler"), "{}", r[0]);
+    }
+
+    #[test]
+    fn subflow_actions_are_refused_with_the_in_kernel_path_manager() {
+        let m = model(&format!("{FALLBACK}\n[lab]\npath_manager = \"kernel\"\n"));
+        let r = refusals(&m, &kernel());
+        assert_eq!(r.len(), 1, "{r:#?}");
+        assert!(r[0].contains("may open subflow (open_subflow), and the in-kernel path manager takes no subflow commands"), "{}", r[0]);
     }
 }

@@ -1,72 +1,16 @@
 //! Scenarios run end to end on the kernel lab (issue 6's validation): real
 //! Linux MPTCP over emulated paths, driven by pathpool's traffic and
-//! path-manager controller, results in the simulator's tables. They need
+//! controllers, results in the simulator's tables. They need
 //! root and a kernel with MPTCP, and say SKIPPED otherwise. Each checks that
 //! its run left no namespace behind.
 
-use std::sync::Mutex;
+mod common;
 
-use pathpool_lab::netns;
-use pathpool_lab::preflight;
-use pathpool_lab::run::{run, Error, LabOutput};
-use pathpool_sim::metrics::{Column, Table};
-use pathpool_sim::scenario::{load, Format, Source};
-use pathpool_sim::Model;
+use common::{column, f64s, lab, runnable, strs, subflow_series, table};
+use pathpool_lab::run::Error;
+use pathpool_sim::metrics::Column;
 
 const TWO_PATHS: &str = include_str!("../../../validation/lab/two-paths.toml");
-
-fn runnable(test: &str) -> bool {
-    match preflight::check() {
-        Ok(()) => true,
-        Err(why) => {
-            eprintln!("SKIPPED {test}: {why}");
-            false
-        }
-    }
-}
-
-fn model(toml: &str) -> Model {
-    let src = Source { name: "<test>".into(), dir: ".".into(), data_dir: None };
-    load(toml, Format::Toml, &src, None).unwrap()
-}
-
-/// One lab run at a time: they are real-time experiments sharing two cores,
-/// and the check below looks at every namespace of this process.
-static ONE_AT_A_TIME: Mutex<()> = Mutex::new(());
-
-/// Runs the scenario and checks that no namespace of this process is left.
-fn lab(toml: &str) -> Result<LabOutput, Error> {
-    let _turn = ONE_AT_A_TIME.lock().unwrap_or_else(|e| e.into_inner());
-    let out = run(&model(toml), &mut |_| true);
-    let prefix = format!("pp-{}-", std::process::id());
-    assert_eq!(netns::list(&prefix).unwrap(), Vec::<String>::new(), "namespaces left behind");
-    out
-}
-
-fn table<'a>(out: &'a LabOutput, name: &str) -> &'a Table {
-    out.tables.iter().find(|t| t.name == name).unwrap_or_else(|| panic!("no table {name}"))
-}
-
-fn column<'a>(t: &'a Table, name: &str) -> &'a Column {
-    &t.columns.iter().find(|(n, _)| *n == name).unwrap_or_else(|| panic!("no column {name}")).1
-}
-
-fn f64s(t: &Table, name: &str) -> Vec<f64> {
-    match column(t, name) {
-        Column::F64(v) => v.clone(),
-        Column::U32(v) => v.iter().map(|&x| x as f64).collect(),
-        Column::U64(v) => v.iter().map(|&x| x as f64).collect(),
-        Column::OptF64(v) => v.iter().map(|x| x.unwrap_or(f64::NAN)).collect(),
-        other => panic!("{name} is not numeric: {other:?}"),
-    }
-}
-
-/// (time, payload bit/s) of subflow `id` of flow 0, from `subflow_ts`.
-fn subflow_series(out: &LabOutput, id: u32) -> Vec<(f64, f64)> {
-    let ts = table(out, "subflow_ts");
-    let (t, sub, rate) = (f64s(ts, "time_s"), f64s(ts, "subflow_id"), f64s(ts, "delivered_bps"));
-    (0..t.len()).filter(|&k| sub[k] == id as f64).map(|k| (t[k], rate[k])).collect()
-}
 
 #[test]
 fn kernel_mptcp_aggregates_two_paths() {
@@ -75,16 +19,15 @@ fn kernel_mptcp_aggregates_two_paths() {
     }
     let toml = TWO_PATHS.replace("duration = \"20s\"", "duration = \"10s\"");
     let out = lab(&toml).unwrap();
-    let goodput = f64s(table(&out, "flows"), "goodput_bps")[0];
+    let goodput = f64s(table(&out.tables, "flows"), "goodput_bps")[0];
     // Payload capacity: 1448 payload bytes in every 1500-byte IP packet
     // (the emulator, like the simulator, charges links for IP bytes).
     let sum = (20e6 + 30e6) * 1448.0 / 1500.0;
     eprintln!("FIGURE lab two paths: {:.2} Mb/s = {:.1} % of the paths' payload capacity", goodput / 1e6, 100.0 * goodput / sum);
     assert!(goodput >= 0.85 * sum, "aggregate {goodput} < 85 % of {sum}");
-    let subflows = table(&out, "subflows");
+    let subflows = table(&out.tables, "subflows");
     assert_eq!(f64s(subflows, "subflow_id"), [0.0, 1.0]);
-    let Column::Str(local) = column(subflows, "local_interface") else { panic!() };
-    assert_eq!(local, &["client:eth0", "client:eth1"]);
+    assert_eq!(strs(subflows, "local_interface"), ["client:eth0", "client:eth1"]);
 }
 
 #[test]
@@ -98,14 +41,14 @@ fn backup_subflow_carries_nothing_until_the_primary_path_fails() {
         .replace("path_manager = \"fullmesh\" }", "path_manager = \"backup\" }\nsize = \"30MB\"")
         .replace("queue = 40\n", "queue = 40\nevents = [{ at = \"3s\", state = \"down\" }]\n");
     let out = lab(&toml).unwrap();
-    let flows = table(&out, "flows");
+    let flows = table(&out.tables, "flows");
     let Column::Bool(done) = column(flows, "completed") else { panic!() };
     let fct = f64s(flows, "fct_s")[0];
-    let backup_series = subflow_series(&out, 1);
+    let backup_series = subflow_series(&out.tables, 1);
     let first = backup_series.iter().find(|(_, r)| *r > 0.0).map_or(f64::NAN, |(t, _)| *t);
     eprintln!("FIGURE lab backup failover: path 1 down at 3 s, backup carrying data by {first:.1} s, transfer completed {} in {fct:.2} s", done[0]);
     assert!(done[0], "the transfer did not complete");
-    let Column::Bool(backup) = column(table(&out, "subflows"), "backup") else { panic!() };
+    let Column::Bool(backup) = column(table(&out.tables, "subflows"), "backup") else { panic!() };
     assert_eq!(backup, &[false, true]);
     let before: f64 = backup_series.iter().filter(|(t, _)| *t <= 3.0).map(|(_, r)| r).sum();
     let after: f64 = backup_series.iter().filter(|(t, _)| *t > 3.0).map(|(_, r)| r).sum();
@@ -122,14 +65,14 @@ fn userspace_pm_opens_the_second_subflow_when_the_scenario_says() {
         .replace("duration = \"20s\"", "duration = \"6s\"")
         .replace("path_manager = \"fullmesh\" }", "path_manager = \"single_path\", actions = [{ at = \"3s\", open = \"client:eth1\", peer = \"server:eth1\" }] }");
     let out = lab(&toml).unwrap();
-    let subflows = table(&out, "subflows");
+    let subflows = table(&out.tables, "subflows");
     let opened = f64s(subflows, "opened_s");
     let established = f64s(subflows, "established_s");
     eprintln!("FIGURE lab userspace PM: second subflow opened at {:.3} s, established at {:.3} s", opened[1], established[1]);
     assert_eq!(opened.len(), 2, "one subflow at the start, one when told");
     assert!((3.0..3.1).contains(&opened[1]), "opened at {}", opened[1]);
     assert!(established[1] >= opened[1] && established[1] < opened[1] + 0.5, "established at {}", established[1]);
-    let series = subflow_series(&out, 1);
+    let series = subflow_series(&out.tables, 1);
     assert!(series.iter().all(|(t, _)| *t >= 3.0), "subflow 1 sampled before it existed");
     assert!(series.iter().any(|(_, r)| *r > 0.0), "subflow 1 never carried data");
 }
@@ -158,17 +101,15 @@ fn kernel_path_manager_opens_subflows_from_endpoints() {
     }
     let toml = TWO_PATHS.replace("duration = \"20s\"", "duration = \"8s\"") + "\n[lab]\npath_manager = \"kernel\"\n";
     let out = lab(&toml).unwrap();
-    let subflows = table(&out, "subflows");
-    let Column::Str(local) = column(subflows, "local_interface") else { panic!() };
-    let Column::Str(remote) = column(subflows, "remote_interface") else { panic!() };
-    let established: Vec<(String, String)> = local
-        .iter()
-        .zip(remote)
+    let subflows = table(&out.tables, "subflows");
+    let established: Vec<(String, String)> = strs(subflows, "local_interface")
+        .into_iter()
+        .zip(strs(subflows, "remote_interface"))
         .zip(f64s(subflows, "established_s"))
         .filter(|(_, t)| !t.is_nan())
-        .map(|((l, r), _)| (l.clone(), r.clone()))
+        .map(|(pair, _)| pair)
         .collect();
-    let goodput = f64s(table(&out, "flows"), "goodput_bps")[0];
+    let goodput = f64s(table(&out.tables, "flows"), "goodput_bps")[0];
     eprintln!("FIGURE lab kernel path manager: subflows {established:?}, {:.2} Mb/s", goodput / 1e6);
     // The server's `signal` endpoint announces server:eth1, and the client
     // joins it from client:eth1 (the only route there).
@@ -184,7 +125,7 @@ fn a_response_starts_when_its_request_has_arrived() {
     }
     let toml = include_str!("../../../python/pathpool/scenarios/request-response.toml").replace("count = 5", "count = 2");
     let out = lab(&toml).unwrap();
-    let flows = table(&out, "flows");
+    let flows = table(&out.tables, "flows");
     let (start, finish) = (f64s(flows, "start_s"), f64s(flows, "finish_s"));
     for i in 0..2 {
         let (req, resp) = (i, 2 + i);

@@ -15,16 +15,12 @@ use pathpool_sim::metrics::{Column, Table};
 use pathpool_sim::run::SCHEMA_VERSION;
 use pathpool_sim::{Model, Time};
 
-use super::controller::Connection;
+use super::connection::Connection;
+use super::control::Record;
 use super::{EndState, LabOutput, SenderInfo};
 use crate::emulator::stats::DirectionStats;
 use crate::traffic::info::TcpInfo;
 use crate::traffic::FlowState;
-
-/// Kernel byte counters include the SYN's sequence number.
-fn payload_acked(t: &TcpInfo) -> u64 {
-    t.bytes_acked.saturating_sub(1)
-}
 
 /// A flow's sender statistics: its own, or the sum over its subflows.
 struct Totals {
@@ -52,6 +48,7 @@ fn totals<'a>(senders: impl Iterator<Item = (&'a Option<TcpInfo>, f64, u64)>) ->
     Totals { segments, retransmits, rtt_mean: (n > 0).then(|| sum / n as f64), rtt_min }
 }
 
+#[allow(clippy::too_many_arguments)]
 pub(super) fn output(
     model: &Model,
     flows: &[FlowState],
@@ -59,6 +56,7 @@ pub(super) fn output(
     end: &EndState,
     links: &[DirectionStats],
     sampler: Sampler,
+    record: Record,
     wall_s: f64,
 ) -> LabOutput {
     let duration = model.duration;
@@ -184,13 +182,29 @@ pub(super) fn output(
             "late_mean_s": late_mean_s,
             "late_over_1ms_fraction": late_over_1ms_fraction,
         },
+        "controllers": reactions(&record.reactions_s),
     });
 
     let mut tables = vec![flows_table, links_table];
     let [mut flow_ts, link_ts, subflow_ts] = sampler.into_tables();
     null_imbalance(&mut flow_ts, model);
     tables.extend([flow_ts, link_ts, subflow_ts, subflows(model, conns), interfaces(model, links)]);
+    tables.push(controller_log(model, record));
     LabOutput { tables, summary, wall_s }
+}
+
+/// The lab's reaction times (an event seen → the netlink command it led to
+/// returned) over the run's subflow actions.
+fn reactions(r: &[f64]) -> serde_json::Value {
+    let max = r.iter().copied().fold(0.0, f64::max);
+    json!({ "subflow_actions": r.len(), "reaction_mean_s": mean(r), "reaction_max_s": max })
+}
+
+/// The simulator's `controller_log` table; rows in time order (each host's
+/// thread appends its own).
+fn controller_log(model: &Model, mut record: Record) -> Table {
+    record.log.rows.sort_by_key(|r| r.time);
+    record.log.into_table(|c| model.flows[c as usize].name.clone())
 }
 
 /// The kernel does not expose connection-level data in flight, so an MPTCP
@@ -218,8 +232,8 @@ fn subflows(model: &Model, conns: &[Connection]) -> Table {
             let s = totals(std::iter::once((&r.last, r.srtt_sum_s, r.srtt_samples)));
             t.flow.push(i as u32);
             t.id.push(j as u32);
-            t.local.push(iface(m.src, r.local_iface));
-            t.remote.push(iface(m.dst, r.remote_iface));
+            t.local.push(iface(m.src, r.src_iface));
+            t.remote.push(iface(m.dst, r.dst_iface));
             t.backup.push(r.backup);
             t.state.push(match (r.closed, r.closed_by_action) {
                 (None, _) => "open",
@@ -230,7 +244,7 @@ fn subflows(model: &Model, conns: &[Connection]) -> Table {
             t.established.push(r.established.map(Time::secs));
             t.closed.push(r.closed.map(Time::secs));
             t.sent.push(r.last.map_or(0, |x| x.bytes_sent));
-            t.acked.push(r.last.as_ref().map_or(0, payload_acked));
+            t.acked.push(r.last.as_ref().map_or(0, TcpInfo::payload_acked));
             t.segments.push(s.segments);
             t.retransmits.push(s.retransmits);
             t.rtt_mean.push(s.rtt_mean);

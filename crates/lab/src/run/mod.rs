@@ -1,10 +1,13 @@
 //! A scenario on the real Linux stack (`pathpool run --plane lab`): refuse
-//! what the lab cannot run (`support.rs`), build the testbed, start a server
-//! per flow in its destination's namespace, a client per flow in its
-//! source's, a path-manager controller per namespace that sources MPTCP
-//! flows (`controller.rs`), sample the kernel's per-connection statistics
-//! and the emulator's counters every `sim.sample_interval`, stop at the
-//! scenario's end, and return the simulator's tables (`collect.rs`).
+//! what the lab cannot run (`support.rs`), build the testbed, start per
+//! flow a listening server in the namespace of its end that does not
+//! connect and a client in the one that does (the source, or the
+//! destination with `client = "dst"`), the data flowing from source to
+//! destination either way; a controller thread per host that has
+//! controllers or connects MPTCP flows (`control/`); sample the kernel's
+//! per-connection statistics and the emulator's counters every
+//! `sim.sample_interval`, stop at the scenario's end, and return the
+//! simulator's tables (`collect.rs`).
 //!
 //! Model time zero is set a short lead after the build starts, so that
 //! every listener and controller is ready when the first flow starts and
@@ -13,8 +16,10 @@
 //! shifted in time.
 
 mod collect;
-mod controller;
+mod connection;
+mod control;
 
+use std::collections::BTreeSet;
 use std::fmt;
 use std::io;
 use std::net::{IpAddr, SocketAddr};
@@ -26,6 +31,7 @@ use std::time::{Duration, Instant};
 use pathpool_sim::metrics::sampler::{FlowSample, LinkSample, Sampler, SubflowSample};
 use pathpool_sim::metrics::Table;
 use pathpool_sim::mptcp::MptcpConfig;
+use pathpool_sim::scenario::model::FlowModel;
 use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::{Model, Time};
 
@@ -33,11 +39,12 @@ use crate::pm::{Endpoint, EndpointFlags, EventStream, Limits, PathManager};
 use crate::preflight;
 use crate::support::{self, kernel_cc, KernelFeatures};
 use crate::testbed::{self, Testbed};
-use crate::traffic::client::{self, ClientSpec};
+use crate::traffic::client::ClientSpec;
 use crate::traffic::info::{self, TcpInfo};
 use crate::traffic::server;
+use crate::traffic::transfer::{self, Open};
 use crate::traffic::{FlowState, RunClock, BASE_PORT};
-use controller::{Connection, ControlledFlow};
+use connection::Connection;
 
 pub struct LabOutput {
     pub tables: Vec<Table>,
@@ -106,25 +113,21 @@ fn addresses(model: &Model, testbed: &Testbed) -> Vec<Vec<IpAddr>> {
 }
 
 /// The in-kernel path manager's endpoints on node `n` (the set-up of
-/// ip-mptcp(8) and mptcp.dev): on a source, a `subflow` endpoint on every
-/// interface that no MPTCP flow from it starts on, flagged `backup` if one
-/// of its flows asks for the backup path manager; on a destination, a
+/// ip-mptcp(8) and mptcp.dev): on a client, a `subflow` endpoint on every
+/// interface that no MPTCP flow it connects starts on, flagged `backup` if
+/// one of its flows asks for the backup path manager; on a server, a
 /// `signal` endpoint (announced with ADD_ADDR) on every interface no flow
 /// to it starts on. None where every flow is `single_path`.
-fn kernel_endpoints(model: &Model, addrs: &[Vec<IpAddr>], n: u32, source: bool) -> Vec<Endpoint> {
-    let configs: Vec<&MptcpConfig> = model
-        .flows
-        .iter()
-        .filter(|f| if source { f.src == n } else { f.dst == n })
-        .filter_map(|f| f.mptcp.as_ref())
-        .collect();
-    if configs.iter().all(|c| c.path_manager == "single_path") {
+fn kernel_endpoints(model: &Model, addrs: &[Vec<IpAddr>], n: u32, client: bool) -> Vec<Endpoint> {
+    let mine = |f: &&FlowModel| (f.src == n || f.dst == n) && (f.client == n) == client;
+    let configs: Vec<(&FlowModel, &MptcpConfig)> = model.flows.iter().filter(mine).filter_map(|f| Some((f, f.mptcp.as_ref()?))).collect();
+    if configs.iter().all(|(_, c)| c.path_manager == "single_path") {
         return Vec::new();
     }
-    let initial: Vec<usize> = configs.iter().map(|c| if source { c.initial.0 } else { c.initial.1 } as usize).collect();
-    let flags = if !source {
+    let initial: Vec<usize> = configs.iter().map(|(f, c)| if f.src == n { c.initial.0 } else { c.initial.1 } as usize).collect();
+    let flags = if !client {
         EndpointFlags::SIGNAL
-    } else if configs.iter().any(|c| c.path_manager == "backup") {
+    } else if configs.iter().any(|(_, c)| c.path_manager == "backup") {
         EndpointFlags::SUBFLOW | EndpointFlags::BACKUP
     } else {
         EndpointFlags::SUBFLOW
@@ -135,6 +138,29 @@ fn kernel_endpoints(model: &Model, addrs: &[Vec<IpAddr>], n: u32, source: bool) 
         .filter(|(k, _)| !initial.contains(k))
         .map(|(k, &addr)| Endpoint { id: k as u8 + 1, addr, port: None, flags, ifindex: None })
         .collect()
+}
+
+/// The end of flow `f` that does not connect: it listens.
+fn server_of(f: &FlowModel) -> u32 {
+    if f.client == f.src { f.dst } else { f.src }
+}
+
+/// How flow `i`'s client connects: from its end of the initial subflow (for
+/// MPTCP) to the server's, setting the congestion control if it sends the data.
+fn client_spec(model: &Model, addrs: &[Vec<IpAddr>], i: usize) -> ClientSpec {
+    let f = &model.flows[i];
+    let (src_if, dst_if) = f.mptcp.as_ref().map_or((0, 0), |m| m.initial);
+    let at_src = f.client == f.src;
+    let (client_if, server_if) = if at_src { (src_if, dst_if) } else { (dst_if, src_if) };
+    let server = server_of(f);
+    ClientSpec {
+        mptcp: f.transport == "mptcp",
+        cc: at_src.then(|| kernel_cc(&f.tcp.cc).to_string()),
+        bind: f.mptcp.as_ref().map(|_| SocketAddr::new(addrs[f.client as usize][client_if as usize], 0)),
+        server: SocketAddr::new(addrs[server as usize][server_if as usize], BASE_PORT + i as u16),
+        start: f.start,
+        after: f.after.map(|a| a as usize),
+    }
 }
 
 /// Runs `model` in the lab. `progress(now)` is called after each sample; a
@@ -152,25 +178,24 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     let ns = |node: u32| testbed.node(&model.nodes[node as usize].name).expect("every node has a namespace");
     let is_mptcp = |i: usize| model.flows[i].transport == "mptcp";
 
-    // Where MPTCP flows start, the userspace path manager (pathpool's
-    // controller opens the subflows) or the in-kernel one; both ends get
+    // Where MPTCP flows are opened, the userspace path manager (pathpool's
+    // controllers open the subflows) or the in-kernel one; both ends get
     // room for joins and announcements.
     let mode = model.lab.path_manager;
-    let mut sources: Vec<u32> = (0..model.flows.len()).filter(|&i| is_mptcp(i)).map(|i| model.flows[i].src).collect();
-    sources.sort_unstable();
-    sources.dedup();
-    let mut sinks: Vec<u32> = (0..model.flows.len()).filter(|&i| is_mptcp(i)).map(|i| model.flows[i].dst).collect();
-    sinks.sort_unstable();
-    sinks.dedup();
+    let ends = |client: bool| -> BTreeSet<u32> {
+        let mptcp = (0..model.flows.len()).filter(|&i| is_mptcp(i)).map(|i| &model.flows[i]);
+        mptcp.map(|f| if client { f.client } else { server_of(f) }).collect()
+    };
+    let (clients, servers) = (ends(true), ends(false));
     if mode == LabPathManager::Userspace {
-        for &n in &sources {
+        for &n in &clients {
             ns(n).sysctl("net.mptcp.pm_type", "1")?;
         }
     }
-    // A node that both starts and ends MPTCP flows is set up as a source.
-    let ends = sources.iter().map(|&n| (n, true)).chain(sinks.iter().filter(|n| !sources.contains(n)).map(|&n| (n, false)));
-    for (n, source) in ends {
-        let endpoints = if mode == LabPathManager::Kernel { kernel_endpoints(model, &addrs, n, source) } else { Vec::new() };
+    // A node that is both client and server of MPTCP flows is set up as a client.
+    let roles = clients.iter().map(|&n| (n, true)).chain(servers.difference(&clients).map(|&n| (n, false)));
+    for (n, client) in roles {
+        let endpoints = if mode == LabPathManager::Kernel { kernel_endpoints(model, &addrs, n, client) } else { Vec::new() };
         ns(n)
             .run(|| -> Result<(), crate::pm::Error> {
                 let mut pm = PathManager::open()?;
@@ -181,10 +206,12 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     }
     let mut listeners = Vec::with_capacity(model.flows.len());
     for (i, f) in model.flows.iter().enumerate() {
-        listeners.push(ns(f.dst).run(|| server::listen(BASE_PORT + i as u16, is_mptcp(i)))??);
+        let cc = (f.client != f.src).then(|| kernel_cc(&f.tcp.cc));
+        listeners.push(Some(ns(server_of(f)).run(|| server::listen(BASE_PORT + i as u16, is_mptcp(i), cc))??));
     }
-    let mut pm_sockets = Vec::with_capacity(sources.len());
-    for &n in &sources {
+    let hosts: Vec<u32> = control::hosts(model, mode).into_iter().collect();
+    let mut pm_sockets = Vec::with_capacity(hosts.len());
+    for &n in &hosts {
         let pair = ns(n).run(|| Ok::<_, crate::pm::Error>((EventStream::subscribe()?, PathManager::open()?)))?;
         pm_sockets.push(pair.map_err(|e| Error::Failed(vec![format!("path manager on {}: {e}", model.nodes[n as usize].name)]))?);
     }
@@ -199,62 +226,30 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     let clock = RunClock { epoch: zero, stop: Default::default() };
     let flows: Vec<FlowState> = model.flows.iter().map(|_| FlowState::default()).collect();
     let conns: Vec<Mutex<Connection>> = model.flows.iter().map(|_| Mutex::default()).collect();
-    let specs: Vec<ClientSpec> = model
-        .flows
-        .iter()
-        .enumerate()
-        .map(|(i, f)| {
-            let (l, r) = f.mptcp.as_ref().map_or((0, 0), |m| m.initial);
-            ClientSpec {
-                mptcp: is_mptcp(i),
-                cc: kernel_cc(&f.tcp.cc).to_string(),
-                bind: f.mptcp.as_ref().map(|_| SocketAddr::new(addrs[f.src as usize][l as usize], 0)),
-                server: SocketAddr::new(addrs[f.dst as usize][r as usize], BASE_PORT + i as u16),
-                start: f.start,
-                after: f.after.map(|a| a as usize),
-                size: f.size,
-                stop: f.stop.unwrap_or(model.duration).min(model.duration),
-            }
-        })
-        .collect();
-    let controlled: Vec<Vec<ControlledFlow>> = sources
-        .iter()
-        .map(|&n| {
-            (0..model.flows.len())
-                .filter(|&i| is_mptcp(i) && model.flows[i].src == n)
-                .map(|i| {
-                    let f = &model.flows[i];
-                    ControlledFlow {
-                        index: i,
-                        start: f.start,
-                        config: f.mptcp.as_ref().expect("an mptcp flow"),
-                        local_addrs: addrs[f.src as usize].clone(),
-                        remote_addrs: addrs[f.dst as usize].clone(),
-                        conn: &conns[i],
-                    }
-                })
-                .collect()
-        })
-        .collect();
+    let specs: Vec<ClientSpec> = (0..model.flows.len()).map(|i| client_spec(model, &addrs, i)).collect();
+    let record = Mutex::new(control::Record::default());
+    let shared = control::Shared { model, addrs: &addrs, flows: &flows, conns: &conns, emulator: testbed.emulator(), mode, clock: &clock, log: &record };
 
     let mut sampler = Sampler::new(model.sample_interval, model.flows.len(), model.links.len() * 2);
     let mut end = EndState::new(model.flows.len());
     let mut errors = Vec::new();
     let mut interrupted = false;
     std::thread::scope(|s| {
-        let (clock, flows) = (&clock, &flows);
-        for (i, listener) in listeners.into_iter().enumerate() {
-            let (size, quickack) = (model.flows[i].size, !model.flows[i].tcp.delayed_ack);
-            s.spawn(move || server::serve(listener, size, quickack, &flows[i], clock));
+        let (clock, flows, shared) = (&clock, &flows, &shared);
+        for (i, (f, spec)) in model.flows.iter().zip(&specs).enumerate() {
+            let listener = listeners[i].take().expect("one listener per flow");
+            let cc = (f.client != f.src).then(|| kernel_cc(&f.tcp.cc));
+            let (connect, accept) = (Open::Connect { ns: ns(f.client), spec }, Open::Accept { listener, cc });
+            let (at_src, at_dst) = if f.client == f.src { (connect, accept) } else { (accept, connect) };
+            let (size, stop) = (f.size, f.stop.unwrap_or(model.duration).min(model.duration));
+            let quickack = !f.tcp.delayed_ack;
+            s.spawn(move || transfer::destination(at_dst, size, quickack, flows, i, clock));
+            s.spawn(move || transfer::source(at_src, size, stop, flows, i, clock));
         }
-        for (i, spec) in specs.iter().enumerate() {
-            let node = ns(model.flows[i].src);
-            s.spawn(move || client::send(node, spec, flows, i, clock));
-        }
-        let controllers: Vec<_> = controlled
+        let controllers: Vec<_> = hosts
             .iter()
             .zip(pm_sockets)
-            .map(|(mine, (events, pm))| s.spawn(move || controller::control(mine, mode, events, pm, clock)))
+            .map(|(&n, (events, pm))| s.spawn(move || control::run(shared, n, events, pm)))
             .collect();
 
         let dt = model.sample_interval;
@@ -279,7 +274,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
             match c.join() {
                 Ok(Ok(())) => {}
                 Ok(Err(e)) => errors.push(e),
-                Err(_) => errors.push("a path-manager controller panicked".into()),
+                Err(_) => errors.push("a controller thread panicked".into()),
             }
         }
     });
@@ -297,7 +292,8 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     let links = testbed.emulator().stats();
     drop(testbed);
     let conns: Vec<Connection> = conns.into_iter().map(|c| c.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
-    Ok(collect::output(model, &flows, &conns, &end, &links, sampler, wall.elapsed().as_secs_f64()))
+    let record = record.into_inner().unwrap_or_else(|e| e.into_inner());
+    Ok(collect::output(model, &flows, &conns, &end, &links, sampler, record, wall.elapsed().as_secs_f64()))
 }
 
 /// What a single-path flow's sender last reported, and its srtt samples.
@@ -338,13 +334,13 @@ fn sample(
         end.delivered[i] = delivered;
         let paced = f.tcp.cc == "bbr";
         let mut flow = FlowSample { delivered, cwnd: 0, srtt: None, in_flight: 0, pacing_rate: None, bw_estimate: None, imbalance: 0 };
-        if let Some((socket, _)) = state.connected() {
+        if let Some(socket) = state.socket(true) {
             if f.transport == "mptcp" {
                 let subflows = info::mptcp_subflows(socket.as_fd()).unwrap_or_default();
                 let mut conn = conns[i].lock().unwrap_or_else(|e| e.into_inner());
                 let mut pacing = 0.0;
                 for (j, r) in conn.subflows.iter_mut().enumerate() {
-                    let Some(s) = subflows.iter().find(|s| r.local == Some(s.local) && r.remote == s.remote) else { continue };
+                    let Some(s) = subflows.iter().find(|s| r.is_info(s, true)) else { continue };
                     r.last = Some(s.tcp);
                     if let Some(srtt) = s.tcp.srtt_s() {
                         r.srtt_sum_s += srtt;
@@ -356,7 +352,7 @@ fn sample(
                     pacing += s.tcp.pacing_rate as f64;
                     if let (Some(sampler), true) = (sampler.as_deref_mut(), r.is_open()) {
                         let sub = SubflowSample {
-                            delivered: s.tcp.bytes_acked.saturating_sub(1),
+                            delivered: s.tcp.payload_acked(),
                             cwnd: s.tcp.cwnd_bytes(),
                             srtt: s.tcp.srtt_s().map(Time::from_secs_f64),
                             in_flight: s.tcp.in_flight_bytes(),

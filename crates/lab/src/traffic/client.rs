@@ -1,41 +1,37 @@
-//! A flow's sending application: at the flow's start, opens a socket in the
-//! source's namespace (bound to the initial subflow's local address for
-//! MPTCP), sets its congestion control, connects, and writes the flow's
-//! size, or until its stop, then shuts down its sending side.
+//! A flow's client end: at the flow's start (for a flow with `after`, that
+//! long after the flow it waits for completed) opens a socket in its
+//! namespace (bound to the initial subflow's local address for MPTCP),
+//! sets the congestion control if it is the data sender, and connects.
 
-use std::io::{self, Write};
-use std::net::{Shutdown, SocketAddr};
-use std::sync::Arc;
+use std::io;
+use std::net::SocketAddr;
 
-use socket2::SockAddr;
+use socket2::{SockAddr, Socket};
 
 use pathpool_sim::Time;
 
-use super::server::timed_out;
 use super::{stream_socket, FlowState, RunClock, POLL};
 use crate::netns::Netns;
 
 pub struct ClientSpec {
     pub mptcp: bool,
-    /// Kernel name of the congestion control.
-    pub cc: String,
+    /// Kernel name of the congestion control, when the client sends the data.
+    pub cc: Option<String>,
     pub bind: Option<SocketAddr>,
     pub server: SocketAddr,
     /// When to start; with `after`, how long after that flow completed.
     pub start: Time,
     /// The flow whose completion starts this one (request/response).
     pub after: Option<usize>,
-    pub size: Option<u64>,
-    /// When a bulk flow stops writing (the run's end if it has no stop).
-    pub stop: Time,
 }
 
 /// How long a connection attempt may take: the SYN and two retries
 /// (initial RTO 1 s, doubled).
 const CONNECT_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(7);
 
-/// Runs flow `flows[me]`.
-pub fn send(ns: &Netns, spec: &ClientSpec, flows: &[FlowState], me: usize, clock: &RunClock) {
+/// Waits for flow `flows[me]`'s start and connects; None if the run stopped
+/// first or the connection failed (recorded in the flow's state).
+pub fn connect(ns: &Netns, spec: &ClientSpec, flows: &[FlowState], me: usize, clock: &RunClock) -> Option<Socket> {
     let flow = &flows[me];
     let start = match spec.after {
         None => spec.start,
@@ -44,50 +40,30 @@ pub fn send(ns: &Netns, spec: &ClientSpec, flows: &[FlowState], me: usize, clock
                 break done + spec.start;
             }
             if clock.stopped() {
-                return;
+                return None;
             }
             std::thread::sleep(POLL / 10);
         },
     };
     if !clock.sleep_until(start) {
-        return;
+        return None;
     }
     flow.started_ns.store(clock.now().nanos().max(1), std::sync::atomic::Ordering::Relaxed);
-    if let Err(e) = connect_and_write(ns, spec, flow, clock) {
-        flow.fail(format!("sending to {}: {e}", spec.server));
-    }
+    open(ns, spec).map_err(|e| flow.fail(format!("connecting to {}: {e}", spec.server))).ok()
 }
 
-fn connect_and_write(ns: &Netns, spec: &ClientSpec, flow: &FlowState, clock: &RunClock) -> io::Result<()> {
+fn open(ns: &Netns, spec: &ClientSpec) -> io::Result<Socket> {
     // The socket belongs to the namespace it was created in, whichever thread uses it.
     let socket = ns.run(|| -> io::Result<_> {
         let s = stream_socket(spec.mptcp)?;
-        s.set_tcp_congestion(spec.cc.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("congestion control '{}': {e}", spec.cc)))?;
+        if let Some(cc) = &spec.cc {
+            s.set_tcp_congestion(cc.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("congestion control '{cc}': {e}")))?;
+        }
         if let Some(local) = spec.bind {
             s.bind(&SockAddr::from(local))?;
         }
         Ok(s)
     })??;
     socket.connect_timeout(&SockAddr::from(spec.server), CONNECT_TIMEOUT)?;
-    socket.set_write_timeout(Some(POLL))?;
-    let local = socket.local_addr()?.as_socket().ok_or_else(|| io::Error::other("no local address"))?;
-    let socket = Arc::new(socket);
-    *flow.socket.lock().unwrap_or_else(|e| e.into_inner()) = Some((socket.clone(), local));
-
-    let buf = vec![0x70u8; 256 * 1024];
-    let mut left = spec.size.unwrap_or(u64::MAX);
-    while left > 0 && !clock.stopped() && (spec.size.is_some() || clock.now() < spec.stop) {
-        let n = left.min(buf.len() as u64) as usize;
-        match (&*socket).write(&buf[..n]) {
-            Ok(w) => left -= w as u64,
-            Err(e) if timed_out(&e) => {}
-            // The run's end closes the servers: what fails then is no error.
-            Err(_) if clock.stopped() => return Ok(()),
-            Err(e) => return Err(e),
-        }
-    }
-    if clock.stopped() {
-        return Ok(());
-    }
-    socket.shutdown(Shutdown::Write)
+    Ok(socket)
 }

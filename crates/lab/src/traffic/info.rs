@@ -91,6 +91,11 @@ impl TcpInfo {
         self.snd_cwnd as u64 * self.snd_mss as u64
     }
 
+    /// Payload bytes acknowledged: the kernel's count includes the SYN's sequence number.
+    pub fn payload_acked(&self) -> u64 {
+        self.bytes_acked.saturating_sub(1)
+    }
+
     /// Smoothed RTT in seconds; None before the first sample.
     pub fn srtt_s(&self) -> Option<f64> {
         (self.rtt > 0).then(|| self.rtt as f64 / 1e6)
@@ -182,5 +187,52 @@ pub fn mptcp_subflows(fd: BorrowedFd) -> io::Result<Vec<SubflowInfo>> {
                 .filter_map(|(tcp, a)| Some(SubflowInfo { local: sockaddr_v4(&a.local)?, remote: sockaddr_v4(&a.remote)?, tcp }))
                 .collect());
         }
+    }
+}
+
+const MPTCP_INFO: libc::c_int = 1;
+
+/// `struct mptcp_info` (uapi `linux/mptcp.h`) up to `mptcpi_bytes_acked`
+/// (Linux 6.7+); the kernel copies min(its size, ours).
+#[repr(C)]
+#[derive(Debug, Clone, Copy, Default)]
+pub struct MptcpInfo {
+    pub subflows: u8,
+    pub add_addr_signal: u8,
+    pub add_addr_accepted: u8,
+    pub subflows_max: u8,
+    pub add_addr_signal_max: u8,
+    pub add_addr_accepted_max: u8,
+    pub flags: u32,
+    pub token: u32,
+    pub write_seq: u64,
+    pub snd_una: u64,
+    pub rcv_nxt: u64,
+    pub local_addr_used: u8,
+    pub local_addr_max: u8,
+    pub csum_enabled: u8,
+    pub retransmits: u32,
+    pub bytes_retrans: u64,
+    pub bytes_sent: u64,
+    pub bytes_received: u64,
+    /// Data bytes the peer acknowledged at the connection level (DATA_ACK).
+    pub bytes_acked: u64,
+}
+
+/// `MPTCP_INFO` of an MPTCP socket; None if the connection fell back to
+/// TCP: the kernel then hands SOL_MPTCP options to the TCP subflow, which
+/// refuses them with EOPNOTSUPP (`net/mptcp/sockopt.c`, kernel
+/// `Documentation/networking/mptcp.rst`).
+pub fn mptcp_info(fd: BorrowedFd) -> io::Result<Option<MptcpInfo>> {
+    let mut info = MptcpInfo::default();
+    let mut len = size_of::<MptcpInfo>() as libc::socklen_t;
+    // SAFETY: `info` is a plain repr(C) struct of `len` bytes.
+    let r = unsafe { libc::getsockopt(fd.as_raw_fd(), SOL_MPTCP, MPTCP_INFO, (&mut info as *mut MptcpInfo).cast(), &mut len) };
+    if r == 0 {
+        return Ok(Some(info));
+    }
+    match io::Error::last_os_error() {
+        e if e.raw_os_error() == Some(libc::EOPNOTSUPP) => Ok(None),
+        e => Err(e),
     }
 }

@@ -1,10 +1,12 @@
-//! pathpool's own traffic: for each scenario flow a server in the
-//! destination's namespace that reads and counts what arrives, and a client
-//! in the source's namespace that connects at the flow's start and writes
-//! its bytes (a sized flow) or writes until its stop (a bulk flow), over a
-//! TCP or MPTCP socket (`IPPROTO_MPTCP`, kernel
-//! `Documentation/networking/mptcp.rst`). Times are model time: the link
-//! emulator's clock.
+//! pathpool's own traffic: for each scenario flow, in the source's namespace
+//! an application that writes the flow's bytes (a sized flow) or writes
+//! until its stop (a bulk flow), and in the destination's one that reads
+//! and counts what arrives, over a TCP or MPTCP socket (`IPPROTO_MPTCP`,
+//! kernel `Documentation/networking/mptcp.rst`). The flow's client end
+//! (`client`: the source, or the destination for a download) connects at
+//! the flow's start (`client.rs`); the other end listens and accepts
+//! (`server.rs`); then each end moves the data (`transfer.rs`). Times are
+//! model time: the link emulator's clock.
 //!
 //! Every blocking call has a short time-out, so each thread sees the run's
 //! stop flag within `POLL` and a run never outlives its bound.
@@ -12,9 +14,9 @@
 pub mod client;
 pub mod info;
 pub mod server;
+pub mod transfer;
 
 use std::io;
-use std::net::SocketAddr;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -75,8 +77,9 @@ pub struct FlowState {
     pub started_ns: AtomicU64,
     /// Model time (ns) the last byte of a sized flow was read; 0 until then.
     pub finished_ns: AtomicU64,
-    /// The client's socket once connected, and its local address.
-    pub socket: Mutex<Option<(Arc<Socket>, SocketAddr)>>,
+    /// The data sender's and the data receiver's sockets, once connected.
+    pub sender: Mutex<Option<Arc<Socket>>>,
+    pub receiver: Mutex<Option<Arc<Socket>>>,
     /// The first thing that went wrong, if anything did.
     pub error: Mutex<Option<String>>,
 }
@@ -100,7 +103,9 @@ impl FlowState {
         }
     }
 
-    pub fn connected(&self) -> Option<(Arc<Socket>, SocketAddr)> {
-        self.socket.lock().unwrap_or_else(|e| e.into_inner()).clone()
+    /// The socket of the flow's end at its source (`at_src`) or destination, once connected.
+    pub fn socket(&self, at_src: bool) -> Option<Arc<Socket>> {
+        let slot = if at_src { &self.sender } else { &self.receiver };
+        slot.lock().unwrap_or_else(|e| e.into_inner()).clone()
     }
 }

@@ -1,20 +1,22 @@
-//! A flow's receiving application: accepts one connection on its port and
-//! reads until the peer closes or the run stops, counting bytes and noting
-//! when a sized flow's last byte arrived.
+//! A flow's server end: listens on the flow's port in its namespace and
+//! accepts the one connection of the flow.
 
-use std::io::{self, Read};
+use std::io;
 use std::net::SocketAddr;
-use std::sync::atomic::Ordering;
 
 use socket2::{SockAddr, Socket};
 
 use super::{stream_socket, FlowState, RunClock, POLL};
 
 /// A listening socket on every address of the calling thread's namespace,
-/// so that MPTCP joins to the host's other addresses find it too.
-pub fn listen(port: u16, mptcp: bool) -> io::Result<Socket> {
+/// so that MPTCP joins to the host's other addresses find it too. `cc`:
+/// the congestion control, when the server sends the data.
+pub fn listen(port: u16, mptcp: bool, cc: Option<&str>) -> io::Result<Socket> {
     let s = stream_socket(mptcp)?;
     s.set_reuse_address(true)?;
+    if let Some(cc) = cc {
+        s.set_tcp_congestion(cc.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("congestion control '{cc}': {e}")))?;
+    }
     s.bind(&SockAddr::from(SocketAddr::from(([0, 0, 0, 0], port))))?;
     s.listen(16)?;
     // accept(2) honours SO_RCVTIMEO, so the loop below sees the stop flag.
@@ -22,42 +24,32 @@ pub fn listen(port: u16, mptcp: bool) -> io::Result<Socket> {
     Ok(s)
 }
 
-/// Serves one flow. `quickack` re-arms TCP_QUICKACK after every read: the
-/// closest Linux gets to a receiver without delayed ACKs (tcp(7)).
-pub fn serve(listener: Socket, size: Option<u64>, quickack: bool, flow: &FlowState, clock: &RunClock) {
+/// Accepts the flow's connection; None if the run stopped first or accept
+/// failed (recorded in the flow's state). The accepted socket gets the
+/// listener's congestion control again: on an MPTCP socket, setting it
+/// applies it to every subflow, the joins to come included (kernel
+/// `net/mptcp/sockopt.c`).
+pub fn accept(listener: &Socket, cc: Option<&str>, flow: &FlowState, clock: &RunClock) -> Option<Socket> {
     let conn = loop {
         if clock.stopped() {
-            return;
+            return None;
         }
         match listener.accept() {
             Ok((c, _)) => break c,
             Err(e) if timed_out(&e) => continue,
-            Err(e) => return flow.fail(format!("accept: {e}")),
+            Err(e) => {
+                flow.fail(format!("accept: {e}"));
+                return None;
+            }
         }
     };
-    if let Err(e) = conn.set_read_timeout(Some(POLL)) {
-        return flow.fail(format!("server socket: {e}"));
-    }
-    let mut buf = vec![0u8; 256 * 1024];
-    let mut total = 0u64;
-    while !clock.stopped() {
-        match (&conn).read(&mut buf) {
-            Ok(0) => return,
-            Ok(n) => {
-                total += n as u64;
-                flow.delivered.store(total, Ordering::Relaxed);
-                if size.is_some_and(|s| total >= s) && flow.finished_ns.load(Ordering::Relaxed) == 0 {
-                    flow.finished_ns.store(clock.now().nanos().max(1), Ordering::Relaxed);
-                }
-                if quickack {
-                    // Best effort: an MPTCP socket that does not take it just delays ACKs.
-                    let _ = conn.set_tcp_quickack(true);
-                }
-            }
-            Err(e) if timed_out(&e) => {}
-            Err(e) => return flow.fail(format!("receiving: {e}")),
+    if let Some(cc) = cc {
+        if let Err(e) = conn.set_tcp_congestion(cc.as_bytes()) {
+            flow.fail(format!("congestion control '{cc}' on the accepted socket: {e}"));
+            return None;
         }
     }
+    Some(conn)
 }
 
 pub(super) fn timed_out(e: &io::Error) -> bool {

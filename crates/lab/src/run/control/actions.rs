@@ -1,0 +1,156 @@
+//! A host's controllers' actions, carried out on the kernel: subflows
+//! through the userspace path manager's netlink commands (`pm::PathManager`,
+//! kernel `Documentation/netlink/specs/mptcp_pm.yaml`), timers and byte
+//! watches in the host's thread. Checks mirror the simulator's
+//! `World::apply`, with its reasons; what the kernel refuses is refused
+//! with the kernel's error.
+
+use std::net::SocketAddr;
+use std::time::Instant;
+
+use pathpool_sim::control::{Action, ConnId, Event};
+use pathpool_sim::mptcp::sender::OpenError;
+use pathpool_sim::Time;
+
+use super::super::connection::SubflowRecord;
+use super::Host;
+use crate::pm::LocalAddr;
+use crate::traffic::BASE_PORT;
+
+/// Why the lab refuses `SetScheduler`: the kernel has no BPF MPTCP scheduler.
+pub const NO_SCHEDULER: &str = "the kernel has no BPF MPTCP scheduler: a connection's scheduler cannot change";
+
+impl Host<'_> {
+    /// Carries out `action` of instance `i`, taken at `now` on an event seen
+    /// at `seen`; Ok(the subflow it made or acted on), Err(why it was refused).
+    pub(super) fn apply(&mut self, i: u32, now: Time, action: &Action, seen: Instant) -> Result<Option<u32>, String> {
+        let done = match *action {
+            Action::ArmTimer { after, token } => {
+                self.timers.push((now + after, i, token));
+                return Ok(None);
+            }
+            Action::WatchBytes { conn, bytes } => {
+                self.own(conn)?;
+                self.watches.push((conn, bytes, i));
+                return Ok(None);
+            }
+            Action::Log { .. } => return Ok(None),
+            Action::SetScheduler { conn, .. } => {
+                self.own(conn)?;
+                return Err(NO_SCHEDULER.into());
+            }
+            Action::OpenSubflow { conn, local, remote, backup } => self.open(conn, local, remote, backup),
+            Action::CloseSubflow { conn, subflow } => self.close(conn, subflow),
+            Action::SetBackup { conn, subflow, backup } => self.set_backup(conn, subflow, backup),
+        };
+        if done.is_ok() {
+            let reaction = seen.elapsed().as_secs_f64();
+            self.s.log.lock().unwrap_or_else(|e| e.into_inner()).reactions_s.push(reaction);
+        }
+        done
+    }
+
+    /// Err unless `conn` is a connection this host is an end of.
+    fn own(&self, conn: ConnId) -> Result<(), String> {
+        match self.s.model.flows.get(conn as usize) {
+            Some(f) if f.src == self.id || f.dst == self.id => Ok(()),
+            _ => Err(format!("connection {conn} is not one of this host's")),
+        }
+    }
+
+    /// This end's token of MPTCP connection `conn`.
+    fn token(&self, conn: ConnId) -> Result<u32, String> {
+        self.own(conn)?;
+        if self.s.model.flows[conn as usize].transport != "mptcp" {
+            return Err("not an MPTCP connection".into());
+        }
+        let seen = &self.seen[conn as usize];
+        match seen.token {
+            Some(t) if !seen.fallback => Ok(t),
+            _ => Err(OpenError::NotMultipath.to_string()),
+        }
+    }
+
+    /// Opens a subflow from this host's interface `local` to the peer's
+    /// `remote` (MP_JOIN, RFC 8684 §3.2). The local address id is
+    /// `local` + 1: id 0 is the initial subflow's address, and the
+    /// userspace path manager wants a non-zero one.
+    fn open(&mut self, conn: ConnId, local: u16, remote: u16, backup: bool) -> Result<Option<u32>, String> {
+        self.own(conn)?;
+        let f = &self.s.model.flows[conn as usize];
+        if f.client != self.id {
+            return Err("only the connection's client opens subflows".into());
+        }
+        let at_src = f.src == self.id;
+        let peer = if at_src { f.dst } else { f.src };
+        let (mine, theirs) = (&self.s.addrs[self.id as usize], &self.s.addrs[peer as usize]);
+        if local as usize >= mine.len() || remote as usize >= theirs.len() {
+            return Err(format!("no interface pair ({local}, {remote})"));
+        }
+        let token = self.token(conn)?;
+        let (s, d) = if at_src { (local, remote) } else { (remote, local) };
+        let conf = f.mptcp.as_ref().expect("an mptcp flow");
+        if !conf.reachable[s as usize][d as usize] {
+            return Err(OpenError::Unreachable.to_string());
+        }
+        let view = self.view_connection(conn, self.s.clock.now());
+        if !view.is_some_and(|v| self.interface_up(local) && v.peer_up[remote as usize]) {
+            return Err(OpenError::InterfaceDown.to_string());
+        }
+        let port = BASE_PORT + conn as u16;
+        let addr = LocalAddr { id: local as u8 + 1, ip: mine[local as usize], ifindex: None };
+        let server = SocketAddr::new(theirs[remote as usize], port);
+        let opened = self.s.clock.now();
+        self.pm.subflow_create(token, addr, server, backup).map_err(|e| format!("the kernel refused subflow-create: {e}"))?;
+        let client = SocketAddr::new(addr.ip, 0);
+        let (src, dst) = if at_src { (client, server) } else { (server, client) };
+        let mut c = self.s.conns[conn as usize].lock().unwrap_or_else(|e| e.into_inner());
+        c.subflows.push(SubflowRecord::new((s, d), src, dst, backup, opened));
+        Ok(Some(c.subflows.len() as u32 - 1))
+    }
+
+    fn interface_up(&self, iface: u16) -> bool {
+        let link = super::links::interface_links(self.s.model, self.id)[iface as usize];
+        self.links.is_up(link)
+    }
+
+    /// Subflow `subflow` of `conn` if it is open and established: this
+    /// end's token, and the subflow's local and remote addresses.
+    fn established_subflow(&self, conn: ConnId, subflow: u32) -> Result<(u32, SocketAddr, SocketAddr), String> {
+        let token = self.token(conn)?;
+        let c = self.s.conns[conn as usize].lock().unwrap_or_else(|e| e.into_inner());
+        let Some(r) = c.subflows.get(subflow as usize).filter(|r| r.is_open()) else {
+            return Err(format!("subflow {subflow} is not open"));
+        };
+        if r.established.is_none() {
+            return Err(format!("subflow {subflow} is not established yet: the kernel names a subflow by its ports"));
+        }
+        let at_src = self.s.model.flows[conn as usize].src == self.id;
+        Ok(if at_src { (token, r.src, r.dst) } else { (token, r.dst, r.src) })
+    }
+
+    /// Closes a subflow (RFC 8684 §3.3.6: its data is reinjected on the others).
+    fn close(&mut self, conn: ConnId, subflow: u32) -> Result<Option<u32>, String> {
+        let (token, local, remote) = self.established_subflow(conn, subflow)?;
+        self.pm.subflow_destroy(token, local, remote).map_err(|e| format!("the kernel refused subflow-destroy: {e}"))?;
+        self.s.conns[conn as usize].lock().unwrap_or_else(|e| e.into_inner()).subflows[subflow as usize].closed_by_action = true;
+        Ok(Some(subflow))
+    }
+
+    /// Sets or clears a subflow's backup flag (MP_PRIO, RFC 8684 §3.3.8).
+    /// The kernel reports only the peer's MP_PRIO; this host's controllers
+    /// hear of their own change as the simulator's do, once it is made.
+    fn set_backup(&mut self, conn: ConnId, subflow: u32, backup: bool) -> Result<Option<u32>, String> {
+        let (token, local, remote) = self.established_subflow(conn, subflow)?;
+        self.pm.set_subflow_backup(token, local, remote, backup).map_err(|e| format!("the kernel refused set-flags: {e}"))?;
+        let changed = {
+            let mut c = self.s.conns[conn as usize].lock().unwrap_or_else(|e| e.into_inner());
+            let r = &mut c.subflows[subflow as usize];
+            std::mem::replace(&mut r.backup, backup) != backup
+        };
+        if changed {
+            self.pending.push_back(Event::SubflowPriority { conn, subflow, backup });
+        }
+        Ok(Some(subflow))
+    }
+}
