@@ -80,6 +80,14 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         ));
     }
     controller_refusals(model, &mut out);
+    for d in &model.devices {
+        if !d.radios.is_empty() || d.linear.is_some() {
+            out.push(format!(
+                "devices: '{}' has radios or a linear energy model; the lab does not compute energy yet (run it in the simulator)",
+                model.nodes[d.host as usize].name
+            ));
+        }
+    }
     let default = TcpConfig::default();
     for f in &model.flows {
         let flow = format!("flow '{}'", f.name);

@@ -91,7 +91,13 @@ fn bad_devices_are_refused_before_the_run() {
         ("linear = { w = { wlan0 = 1 } }", "devices[0].linear.w", "missing: lte0"),
         ("linear = { w = { wlan0 = 1, lte0 = -2 } }", "devices[0].linear.w.lte0", "0 or more"),
         ("linear = { reading = \"energy\", w = { wlan0 = 1, lte0 = 2 } }", "devices[0].linear.reading", "must be one of"),
-        ("", "devices[0]", "names no radio and no linear model"),
+        ("", "devices[0]", "names no radio, energy model, hint or data limit"),
+        ("battery = [[\"0s\", 120]]", "devices[0].battery[0]", "between 0 and 100"),
+        ("battery = [[\"2s\", 50], [\"1s\", 40]]", "devices[0].battery[1]", "step times must increase"),
+        ("screen = [[\"40s\", true]]", "devices[0].screen[0]", "after the end of the run"),
+        ("rat = { lte0 = [[\"1s\", \"6g\"]] }", "devices[0].rat.lte0[0]", "unknown radio access technology '6g'"),
+        ("signal = { wlan1 = [[\"0s\", -60]] }", "devices[0].signal.wlan1", "not an interface of phone"),
+        ("data_limit = { lte0 = 0 }", "devices[0].data_limit.lte0", "must be positive"),
     ];
     for (device, field, what) in cases {
         let err = load_err(&rate_fallback_with(device));

@@ -56,6 +56,25 @@ pub enum Event {
     BytesCarried { conn: ConnId, bytes: u64 },
     /// A timer the controller armed (`Action::ArmTimer`).
     Timer { token: u64 },
+    /// Something the device tells about itself: battery, temperature,
+    /// screen, an interface's signal or radio technology, a data limit.
+    Hint(Hint),
+}
+
+/// A device hint (`[[devices]]` schedules in a scenario; the view holds the latest values).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Hint {
+    /// Battery level, percent.
+    Battery { pct: f64 },
+    /// Device temperature, °C.
+    Temperature { celsius: f64 },
+    Screen { on: bool },
+    /// An interface's signal level, dBm (RSSI for Wi-Fi, RSRP for LTE/NR).
+    Signal { iface: u16, dbm: f64 },
+    /// An interface's radio access technology changed (`wifi`, `lte`, `umts`, `nr`).
+    Rat { iface: u16, rat: String },
+    /// An interface has sent and received `bytes` wire bytes, its data limit.
+    DataLimit { iface: u16, bytes: u64 },
 }
 
 impl Event {
@@ -75,6 +94,12 @@ impl Event {
             Event::Sample => "sample",
             Event::BytesCarried { .. } => "bytes_carried",
             Event::Timer { .. } => "timer",
+            Event::Hint(Hint::Battery { .. }) => "battery",
+            Event::Hint(Hint::Temperature { .. }) => "temperature",
+            Event::Hint(Hint::Screen { .. }) => "screen",
+            Event::Hint(Hint::Signal { .. }) => "signal",
+            Event::Hint(Hint::Rat { .. }) => "rat",
+            Event::Hint(Hint::DataLimit { .. }) => "data_limit",
         }
     }
 

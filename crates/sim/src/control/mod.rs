@@ -23,7 +23,7 @@ pub mod timed;
 pub mod view;
 
 pub use action::{Action, ActionKind};
-pub use event::{CloseReason, Event};
+pub use event::{CloseReason, Event, Hint};
 pub use view::View;
 
 use std::collections::{BTreeMap, BTreeSet};

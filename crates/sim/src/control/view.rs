@@ -11,15 +11,27 @@
 //! received per subflow, the out-of-order queue). Both see connection-level bytes in each direction
 //! and per-interface bytes.
 
-use super::ConnId;
+use std::collections::BTreeMap;
+
+use super::{ConnId, Hint};
 use crate::time::Time;
 
 #[derive(Debug, Clone, Default)]
 pub struct View {
     pub now: Time,
     pub host: String,
+    /// The device's latest hints (None: never told).
+    pub device: DeviceView,
     pub interfaces: Vec<InterfaceView>,
     pub connections: Vec<ConnectionView>,
+}
+
+/// The latest device hints (`control::Hint`).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DeviceView {
+    pub battery_pct: Option<f64>,
+    pub temperature_c: Option<f64>,
+    pub screen_on: Option<bool>,
 }
 
 impl View {
@@ -39,9 +51,14 @@ pub struct InterfaceView {
     pub up: bool,
     /// None where the plane does not model it (the simulator's links have no MTU).
     pub mtu: Option<u32>,
-    /// Wire bytes this interface sent and received, cumulative.
+    /// Wire bytes this interface sent and received, cumulative (its data use).
     pub bytes_sent: u64,
     pub bytes_received: u64,
+    /// The latest hints: signal level (dBm) and radio access technology.
+    pub signal_dbm: Option<f64>,
+    pub rat: Option<String>,
+    /// Its data limit (`DataLimit` hint) has been reached.
+    pub over_data_limit: bool,
 }
 
 /// This host's role in a connection's data transfer.
@@ -126,4 +143,38 @@ pub struct SenderSample {
     pub timeouts: u64,
     /// The congestion control's bandwidth estimate, bytes/s (BBR, Westwood+).
     pub bw_estimate: Option<f64>,
+}
+
+/// A host's latest hints (`control::Hint`), kept by a plane for its
+/// controllers' views.
+#[derive(Debug, Default)]
+pub struct LatestHints {
+    device: DeviceView,
+    /// By interface: (signal dBm, radio access technology, data limit reached).
+    interfaces: BTreeMap<u16, (Option<f64>, Option<String>, bool)>,
+}
+
+impl LatestHints {
+    pub fn note(&mut self, hint: &Hint) {
+        match hint {
+            Hint::Battery { pct } => self.device.battery_pct = Some(*pct),
+            Hint::Temperature { celsius } => self.device.temperature_c = Some(*celsius),
+            Hint::Screen { on } => self.device.screen_on = Some(*on),
+            Hint::Signal { iface, dbm } => self.interfaces.entry(*iface).or_default().0 = Some(*dbm),
+            Hint::Rat { iface, rat } => self.interfaces.entry(*iface).or_default().1 = Some(rat.clone()),
+            Hint::DataLimit { iface, .. } => self.interfaces.entry(*iface).or_default().2 = true,
+        }
+    }
+
+    /// Writes the hints into `view`.
+    pub fn fill(&self, view: &mut View) {
+        view.device = self.device.clone();
+        for (&k, (dbm, rat, over)) in &self.interfaces {
+            if let Some(i) = view.interfaces.get_mut(k as usize) {
+                i.signal_dbm = *dbm;
+                i.rat = rat.clone();
+                i.over_data_limit = *over;
+            }
+        }
+    }
 }

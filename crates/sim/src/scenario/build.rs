@@ -117,7 +117,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         .collect();
 
     let controllers = super::controllers::resolve(&sc.controllers, &nodes, &by_name, &mut p);
-    let devices = super::devices::resolve(&sc.devices, &nodes, &by_name, &mut p);
+    let devices = super::devices::resolve(&sc.devices, &nodes, &by_name, duration, &mut p);
     let model = Model {
         name: sc.name.clone().unwrap_or_else(|| default_name(&src.name)),
         duration,

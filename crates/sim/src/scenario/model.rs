@@ -38,6 +38,10 @@ pub struct DeviceModel {
     pub radios: Vec<(u16, String, crate::cc::ParamTable)>,
     /// Green MPTCP's linear model: its parameters and w_i per interface index.
     pub linear: Option<(crate::energy::linear::LinearParams, Vec<f64>)>,
+    /// Hints the host's controllers hear at given times, in time order.
+    pub hints: Vec<(Time, crate::control::Hint)>,
+    /// (interface, wire bytes) after which a `DataLimit` hint is raised.
+    pub data_limits: Vec<(u16, u64)>,
 }
 
 /// A device-side controller on `host` (validated: its kind and parameters build).

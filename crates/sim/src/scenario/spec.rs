@@ -92,6 +92,22 @@ pub struct DeviceSpec {
     pub radios: std::collections::BTreeMap<String, RadioSpec>,
     /// Green MPTCP's linear model over the host's interfaces.
     pub linear: Option<LinearSpec>,
+    /// Battery level, percent, over time: `[[t, pct], ...]` (a hint for controllers).
+    pub battery: Option<Vec<(Duration, f64)>>,
+    /// Device temperature, °C, over time.
+    pub temperature: Option<Vec<(Duration, f64)>>,
+    /// Screen on (true) or off over time.
+    pub screen: Option<Vec<(Duration, bool)>>,
+    /// Signal level per interface, dBm (RSSI or RSRP), over time.
+    #[serde(default)]
+    pub signal: std::collections::BTreeMap<String, Vec<(Duration, f64)>>,
+    /// Radio access technology per interface over time (`wifi`, `lte`, `umts`, `nr`).
+    #[serde(default)]
+    pub rat: std::collections::BTreeMap<String, Vec<(Duration, String)>>,
+    /// A data limit per interface (cellular plans): a hint once the
+    /// interface has sent and received this many wire bytes.
+    #[serde(default)]
+    pub data_limit: std::collections::BTreeMap<String, Bytes>,
 }
 
 /// One interface's power model.

@@ -15,12 +15,13 @@
 //!   so results are the same as before controllers existed; otherwise a
 //!   `CtlApply` event carries them out that much later.
 
+use std::collections::BTreeMap;
 use std::mem;
 
 use super::{Event, World};
 use crate::control::log::ControllerLog;
-use crate::control::view::{ConnectionView, InterfaceView, Role, SenderSample, SubflowView};
-use crate::control::{Action, Attached as Instance, CloseReason, ConnId, Event as CtlEvent, View};
+use crate::control::view::{ConnectionView, InterfaceView, LatestHints, Role, SenderSample, SubflowView};
+use crate::control::{Action, Attached as Instance, CloseReason, ConnId, Event as CtlEvent, Hint, View};
 use crate::endpoint::{Receiver, Sender};
 use crate::mptcp::sender::SubflowState;
 use crate::mptcp::scheduler;
@@ -58,6 +59,10 @@ pub struct Controllers {
     timers: Vec<(u32, u64)>,
     /// Actions waiting for their reaction delay: (instance, cause, actions), by slot.
     delayed: Vec<Option<(u32, CtlEvent, Vec<Action>)>>,
+    /// Scheduled device hints: (host, hint), by slot.
+    hints: Vec<(NodeId, Hint)>,
+    /// The latest hints of hosts that have any.
+    pub devices: BTreeMap<NodeId, LatestHints>,
 }
 
 impl Controllers {
@@ -83,6 +88,30 @@ impl Controllers {
 }
 
 impl World<'_> {
+    /// Schedules the scenario's device hints (`[[devices]]`).
+    pub(super) fn schedule_hints(&mut self) {
+        for d in &self.model.devices {
+            self.ctl.devices.entry(d.host).or_default();
+            for (at, hint) in &d.hints {
+                let slot = self.ctl.hints.len() as u32;
+                self.ctl.hints.push((d.host, hint.clone()));
+                self.events.schedule(*at, Event::Hint { slot });
+            }
+        }
+    }
+
+    /// A scheduled hint is due, or a data limit was crossed: the host's view
+    /// takes it, and its controllers hear it.
+    pub(super) fn hint(&mut self, host: NodeId, hint: Hint) {
+        self.ctl.devices.entry(host).or_default().note(&hint);
+        self.tell_host(host, &CtlEvent::Hint(hint));
+    }
+
+    pub(super) fn scheduled_hint(&mut self, slot: u32) {
+        let (host, hint) = self.ctl.hints[slot as usize].clone();
+        self.hint(host, hint);
+    }
+
     /// Tells every controller the run starts and schedules their sampling.
     pub(super) fn start_controllers(&mut self) {
         for i in 0..self.ctl.instances.len() as u32 {
@@ -244,7 +273,16 @@ impl World<'_> {
             .zip(&node.interfaces)
             .map(|(i, name)| {
                 let (out, inbound) = (&self.links[i.out as usize], &self.links[i.inbound as usize]);
-                InterfaceView { name: name.clone(), up: out.up, mtu: None, bytes_sent: out.stats.bytes_sent, bytes_received: inbound.stats.bytes_delivered }
+                InterfaceView {
+                    name: name.clone(),
+                    up: out.up,
+                    mtu: None,
+                    bytes_sent: out.stats.bytes_sent,
+                    bytes_received: inbound.stats.bytes_delivered,
+                    signal_dbm: None,
+                    rat: None,
+                    over_data_limit: false,
+                }
             })
             .collect();
         let connections = (0..self.flows.len() as u32)
@@ -254,7 +292,11 @@ impl World<'_> {
             })
             .map(|i| self.connection_view(i, host))
             .collect();
-        View { now: self.now, host: node.name.clone(), interfaces, connections }
+        let mut view = View { now: self.now, host: node.name.clone(), device: Default::default(), interfaces, connections };
+        if let Some(d) = self.ctl.devices.get(&host) {
+            d.fill(&mut view);
+        }
+        view
     }
 
     fn connection_view(&self, id: ConnId, host: NodeId) -> ConnectionView {
@@ -513,5 +555,28 @@ transport = "mptcp"
         let row = world.ctl.log.rows.last().unwrap();
         assert_eq!(row.outcome, "refused: connection 1 is not one of this host's");
         assert!(world.flows[1].sender.is_established());
+    }
+
+    #[test]
+    fn device_hints_reach_the_view_at_their_times() {
+        let text = format!(
+            "{TWO_PHONES}[[devices]]\nhost = \"a\"\nbattery = [[\"0s\", 80], [\"0.5s\", 15]]\nscreen = [[\"0.2s\", false]]\n\
+             signal = {{ lte0 = [[\"0s\", -90], [\"0.6s\", -115]] }}\nrat = {{ lte0 = [[\"0.3s\", \"umts\"]] }}\ndata_limit = {{ wlan0 = \"200kB\" }}\n"
+        );
+        let source = Source { name: "two.toml".into(), dir: ".".into(), data_dir: None };
+        let model = load(&text, Format::Toml, &source, None).unwrap();
+        let mut world = World::new(&model);
+        world.duration = Time::from_millis(400);
+        world.run(&mut |_| {});
+        let v = world.view(0);
+        assert_eq!((v.device.battery_pct, v.device.screen_on), (Some(80.0), Some(false)));
+        assert_eq!((v.interfaces[1].signal_dbm, v.interfaces[1].rat.as_deref()), (Some(-90.0), Some("umts")));
+        assert!(v.interfaces[0].over_data_limit, "10 Mb/s for 0.4 s is over 200 kB");
+        assert!(!v.interfaces[1].over_data_limit);
+        world.duration = Time::from_secs(1);
+        world.run(&mut |_| {});
+        let v = world.view(0);
+        assert_eq!((v.device.battery_pct, v.interfaces[1].signal_dbm), (Some(15.0), Some(-115.0)));
+        assert_eq!(world.view(1).device, Default::default(), "b has no [[devices]] entry");
     }
 }

@@ -29,11 +29,21 @@ struct Linear {
     model: LinearModel,
 }
 
-/// What listens on a link direction: a radio and/or a host's linear model (with the interface).
+/// What listens on a link direction: a radio, a host's linear model (with
+/// the interface), a data limit.
 #[derive(Clone, Copy, Default)]
 struct Tap {
     radio: Option<u32>,
     linear: Option<(u32, u16)>,
+    limit: Option<u32>,
+}
+
+/// An interface's data limit: wire bytes both ways so far, and the limit.
+struct Limit {
+    node: NodeId,
+    iface: u16,
+    used: u64,
+    limit: u64,
 }
 
 #[derive(Default)]
@@ -43,6 +53,9 @@ pub struct Energy {
     /// By link direction: the tap of the interface it leaves / enters (empty without models).
     up: Vec<Tap>,
     down: Vec<Tap>,
+    limits: Vec<Limit>,
+    /// Limits crossed by the last packet, for the world to announce.
+    crossed: Vec<(NodeId, u16, u64)>,
     ts: Ts,
 }
 
@@ -73,6 +86,13 @@ impl Energy {
                 let model = energy::build(technology, params).expect("radios are validated");
                 e.radios.push(Radio { node: d.host, iface: *iface, technology: technology.clone(), model, bytes_up: 0, bytes_down: 0 });
             }
+            for &(iface, limit) in &d.data_limits {
+                let i = ifaces.get(d.host, iface);
+                let id = e.limits.len() as u32;
+                e.up[i.out as usize].limit = Some(id);
+                e.down[i.inbound as usize].limit = Some(id);
+                e.limits.push(Limit { node: d.host, iface, used: 0, limit });
+            }
             if let Some((params, w)) = &d.linear {
                 let id = e.linear.len() as u32;
                 for (k, i) in ifaces.of(d.host).iter().enumerate() {
@@ -85,23 +105,38 @@ impl Energy {
         e
     }
 
-    /// A packet of `bytes` starts leaving over link direction `l`.
+    /// A packet of `bytes` starts leaving over link direction `l`; true if
+    /// it crossed a data limit (`take_crossed`).
     #[inline]
-    pub fn on_tx(&mut self, l: LinkId, now: Time, bytes: u32) {
-        if let Some(&tap) = self.up.get(l as usize) {
-            self.feed(tap, now, bytes as u64, 0);
+    pub fn on_tx(&mut self, l: LinkId, now: Time, bytes: u32) -> bool {
+        match self.up.get(l as usize) {
+            Some(&tap) => self.feed(tap, now, bytes as u64, 0),
+            None => false,
         }
     }
 
-    /// A packet of `bytes` arrives over link direction `l`.
+    /// A packet of `bytes` arrives over link direction `l`; true if it crossed a data limit.
     #[inline]
-    pub fn on_rx(&mut self, l: LinkId, now: Time, bytes: u32) {
-        if let Some(&tap) = self.down.get(l as usize) {
-            self.feed(tap, now, 0, bytes as u64);
+    pub fn on_rx(&mut self, l: LinkId, now: Time, bytes: u32) -> bool {
+        match self.down.get(l as usize) {
+            Some(&tap) => self.feed(tap, now, 0, bytes as u64),
+            None => false,
         }
     }
 
-    fn feed(&mut self, tap: Tap, now: Time, up: u64, down: u64) {
+    pub fn take_crossed(&mut self) -> Vec<(NodeId, u16, u64)> {
+        std::mem::take(&mut self.crossed)
+    }
+
+    fn feed(&mut self, tap: Tap, now: Time, up: u64, down: u64) -> bool {
+        if let Some(k) = tap.limit {
+            let l = &mut self.limits[k as usize];
+            let before = l.used;
+            l.used += up + down;
+            if before < l.limit && l.used >= l.limit {
+                self.crossed.push((l.node, l.iface, l.limit));
+            }
+        }
         if let Some(r) = tap.radio {
             let r = &mut self.radios[r as usize];
             r.model.on_traffic(now, up, down);
@@ -111,6 +146,7 @@ impl Energy {
         if let Some((m, k)) = tap.linear {
             self.linear[m as usize].model.on_traffic(k as usize, now, up, down);
         }
+        !self.crossed.is_empty()
     }
 
     /// One `radio_ts` row per radio at `now`.

@@ -53,6 +53,10 @@ enum Event {
     CtlSample { ctl: u32 },
     /// A controller's actions, after its reaction delay.
     CtlApply { slot: u32 },
+    /// A device hint from the scenario (`control`: its slot).
+    Hint { slot: u32 },
+    /// Interfaces crossed their data limits: tell their hosts (after the packet that did).
+    DataLimits,
     Sample,
 }
 
@@ -228,6 +232,7 @@ impl<'m> World<'m> {
             ifaces,
             ctl,
         };
+        world.schedule_hints();
         world.start_controllers();
         if model.sample_interval > Time::ZERO {
             world.events.schedule(model.sample_interval, Event::Sample);
@@ -289,6 +294,8 @@ impl<'m> World<'m> {
             Event::CtlTimer { slot } => self.ctl_timer(slot),
             Event::CtlSample { ctl } => self.ctl_sample(ctl),
             Event::CtlApply { slot } => self.ctl_apply(slot),
+            Event::Hint { slot } => self.scheduled_hint(slot),
+            Event::DataLimits => self.raise_data_limits(),
             Event::Sample => self.sample(),
         }
     }
@@ -421,7 +428,9 @@ impl<'m> World<'m> {
         let finish = link.capacity.finish_time(self.now, size);
         link.busy_until = finish;
         link.stats.bytes_sent += size as u64;
-        self.energy.on_tx(l, self.now, size);
+        if self.energy.on_tx(l, self.now, size) {
+            self.events.schedule(self.now, Event::DataLimits);
+        }
         link.stats.packets_sent += 1;
         if link.loss.lose(&mut link.rng) {
             link.stats.drops_loss += 1;
@@ -462,7 +471,9 @@ impl<'m> World<'m> {
         let node = link.to;
         let p = self.pool.get(id);
         link.stats.bytes_delivered += p.size as u64;
-        self.energy.on_rx(l, self.now, p.size);
+        if self.energy.on_rx(l, self.now, p.size) {
+            self.events.schedule(self.now, Event::DataLimits);
+        }
         link.stats.packets_delivered += 1;
         if self.routers.runs_at(node) {
             let arrival = self.routers.arrive(l, node, self.pool.get_mut(id), self.now, &self.links);
@@ -601,6 +612,13 @@ impl<'m> World<'m> {
         let next = now + s.interval;
         if next <= self.duration {
             self.events.schedule(next, Event::Sample);
+        }
+    }
+
+    /// Tells the hosts whose interfaces just crossed their data limit.
+    fn raise_data_limits(&mut self) {
+        for (host, iface, bytes) in self.energy.take_crossed() {
+            self.hint(host, crate::control::Hint::DataLimit { iface, bytes });
         }
     }
 

@@ -25,6 +25,7 @@
 
 mod actions;
 mod happenings;
+mod hints;
 mod links;
 mod view;
 
@@ -43,6 +44,7 @@ use super::connection::Connection;
 use crate::emulator::Emulator;
 use crate::pm::{EventStream, PathManager};
 use crate::traffic::{FlowState, RunClock, POLL};
+use hints::Hints;
 use links::LinkEvents;
 
 /// How often a host's thread looks at its sockets (connections that
@@ -110,6 +112,7 @@ struct Host<'a> {
     /// Each instance's next sample; None: it takes none.
     next_sample: Vec<Option<Time>>,
     links: LinkEvents,
+    hints: Hints,
     /// Events this host's own actions caused, told once the current event is handled.
     pending: VecDeque<Event>,
 }
@@ -132,6 +135,7 @@ pub fn run(s: &Shared, id: NodeId, events: EventStream, pm: PathManager) -> Resu
         watches: Vec::new(),
         next_sample,
         links: LinkEvents::new(s.model),
+        hints: Hints::new(s.model, id),
         pending: VecDeque::new(),
     };
     host.run(events)
@@ -150,9 +154,11 @@ impl Host<'_> {
         while !clock.stopped() {
             let now = clock.now();
             self.link_events(now);
+            self.hints_due(now);
             self.timers_due(now);
             if now >= next_check {
                 self.check_connections(now);
+                self.data_limits();
                 next_check = now + Time::from_nanos(CHECK.as_nanos() as u64);
             }
             self.samples_due(now);
@@ -177,7 +183,7 @@ impl Host<'_> {
     fn next_due(&self) -> Time {
         let timers = self.timers.iter().map(|t| t.0);
         let samples = self.next_sample.iter().flatten().copied();
-        timers.chain(samples).chain(self.links.next()).min().unwrap_or(Time::MAX)
+        timers.chain(samples).chain(self.links.next()).chain(self.hints.next()).min().unwrap_or(Time::MAX)
     }
 
     /// Timers and samples are told at their model time, as in the
@@ -208,7 +214,12 @@ impl Host<'_> {
 
     /// Tells every controller of this host about `event`.
     fn tell(&mut self, event: &Event) {
-        let (now, seen) = (self.s.clock.now(), Instant::now());
+        self.tell_at(self.s.clock.now(), event);
+    }
+
+    /// Tells every controller of this host about `event`, as of model time `now`.
+    fn tell_at(&mut self, now: Time, event: &Event) {
+        let seen = Instant::now();
         for i in 0..self.instances.len() as u32 {
             self.deliver(i, now, event, seen);
         }
@@ -234,7 +245,7 @@ impl Host<'_> {
             let at = self.s.clock.now();
             let name = self.instances[i as usize].name.clone();
             let mut record = self.s.log.lock().unwrap_or_else(|e| e.into_inner());
-            record.log.record(at, self.name(), &name, event, &action, subflow, refused);
+            record.log.record(at, self.name(), &name, event, &action, subflow, refused, None);
         }
     }
 }

@@ -34,11 +34,16 @@ impl Host<'_> {
                     mtu: None,
                     bytes_sent: stats[out].bytes,
                     bytes_received: stats[inbound].bytes,
+                    signal_dbm: None,
+                    rat: None,
+                    over_data_limit: false,
                 }
             })
             .collect();
         let connections = (0..model.flows.len() as ConnId).filter_map(|i| self.view_connection(i, now)).collect();
-        View { now, host: node.name.clone(), interfaces, connections }
+        let mut view = View { now, host: node.name.clone(), device: Default::default(), interfaces, connections };
+        self.hints.latest.fill(&mut view);
+        view
     }
 
     /// Connection `conn` as this host sees it, if it is one of its
