@@ -34,13 +34,17 @@ def test_lab_run_writes_the_simulators_tables(runner, tmp_path):
     sim = pathpool.run(scenario)
     lab = pathpool.load(out)
     assert lab.summary["plane"] == "lab"
-    for name in ("flows", "links", "flow_ts", "link_ts", "subflows", "subflow_ts", "interfaces"):
+    for name in ("flows", "links", "flow_ts", "link_ts", "subflows", "subflow_ts", "interfaces", "controller_log"):
         assert lab.tables[name].schema.names == sim.tables[name].schema.names, name
         assert pq.read_schema(out / f"{name}.parquet").names == schema.SCHEMAS[name].names, name
     flows = lab.flows
     assert flows.goodput_bps[0] > 0.5 * 50e6
     assert flows.timeouts.isna().all()
     assert len(lab.frame("subflows")) == 2
+    # The flow's full-mesh path manager opened the second subflow, on both planes.
+    for log in (lab.frame("controller_log"), sim.frame("controller_log")):
+        opened = log[(log.controller == "path_manager") & (log.action == "open_subflow") & (log.outcome == "done")]
+        assert list(opened.detail) == ["eth1 -> server:eth1"], log
 
 
 @needs_lab

@@ -141,7 +141,7 @@ fn bad_controllers_are_refused_before_the_run() {
 
 #[test]
 fn client_dst_applies_to_tcp_and_mptcp_only() {
-    let text = bad("").replace("transport = \"mptcp\"\nmptcp = { path_manager = \"single_path\", scheduler = \"minrtt\" }", "transport = \"rcp\"\nclient = \"dst\"");
+    let text = bad("").replace("transport = \"mptcp\"\nmptcp = { path_manager = \"single_path\", scheduler = \"minrtt\", coupling = \"uncoupled\" }", "transport = \"rcp\"\nclient = \"dst\"");
     let err = load_err(&text);
     assert!(err.contains("flows[0].client") && err.contains("'tcp' and 'mptcp' only"), "{err}");
 }

@@ -4,7 +4,29 @@
 
 use super::{Action, ConnId, Event};
 use crate::metrics::{Column, Table};
+use crate::net::NodeId;
+use crate::scenario::Model;
 use crate::time::Time;
+
+/// The `detail` of `action` taken by a controller on `host`: an open's
+/// interfaces by name ("lte0 -> server:eth0"), else `Action::detail`. Both
+/// planes write it so.
+pub fn detail(model: &Model, host: NodeId, action: &Action) -> String {
+    let named = || {
+        let Action::OpenSubflow { conn, local, remote, backup } = *action else { return None };
+        let f = model.flows.get(conn as usize)?;
+        let peer = if f.src == host { f.dst } else { f.src };
+        let (mine, theirs) = (&model.nodes[host as usize], &model.nodes[peer as usize]);
+        Some(format!(
+            "{} -> {}:{}{}",
+            mine.interfaces.get(local as usize)?,
+            theirs.name,
+            theirs.interfaces.get(remote as usize)?,
+            if backup { ", backup" } else { "" }
+        ))
+    };
+    named().unwrap_or_else(|| action.detail())
+}
 
 #[derive(Debug, Clone, PartialEq)]
 pub struct Row {
@@ -27,8 +49,8 @@ pub struct ControllerLog {
 
 impl ControllerLog {
     /// Records `action`, taken on `event` at `time`; `refused` is the
-    /// plane's reason if it could not; `detail` replaces `Action::detail`
-    /// where the plane can say more (interface names).
+    /// plane's reason if it could not; `detail` is the `detail` column
+    /// (`detail()` below).
     #[allow(clippy::too_many_arguments)]
     pub fn record(
         &mut self,
@@ -39,7 +61,7 @@ impl ControllerLog {
         action: &Action,
         subflow: Option<u32>,
         refused: Option<String>,
-        detail: Option<String>,
+        detail: String,
     ) {
         self.rows.push(Row {
             time,
@@ -50,7 +72,7 @@ impl ControllerLog {
             conn: action.conn().or(event.conn()),
             subflow: subflow.or(action.subflow()),
             outcome: refused.map_or_else(|| "done".to_string(), |r| format!("refused: {r}")),
-            detail: detail.unwrap_or_else(|| action.detail()),
+            detail,
         });
     }
 

@@ -87,7 +87,7 @@ pub struct ConnectionView {
     /// The initial subflow's (local, remote) interfaces.
     pub initial: (u16, u16),
     /// (local, remote) pairs this host could open a subflow on: those whose
-    /// addresses it knows and that have a route (in the lab: every pair).
+    /// addresses it knows and that have a route both ways (on both planes).
     pub paths: Vec<(u16, u16)>,
     /// The peer's interface names, by index.
     pub peer_interfaces: Vec<String>,
@@ -140,7 +140,8 @@ pub struct SenderSample {
     pub bytes_acked: u64,
     pub in_flight: u64,
     pub retransmits: u64,
-    pub timeouts: u64,
+    /// None where the plane cannot count them (Linux keeps no per-connection count).
+    pub timeouts: Option<u64>,
     /// The congestion control's bandwidth estimate, bytes/s (BBR, Westwood+).
     pub bw_estimate: Option<f64>,
 }

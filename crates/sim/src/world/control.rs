@@ -356,7 +356,7 @@ impl World<'_> {
                 bytes_acked: s.acked(),
                 in_flight: s.in_flight(),
                 retransmits: s.stats.retransmits,
-                timeouts: s.stats.timeouts,
+                timeouts: Some(s.stats.timeouts),
                 bw_estimate: s.cc().bandwidth_estimate(),
             });
             view.subflows.push(SubflowView {
@@ -408,7 +408,7 @@ impl World<'_> {
             Ok(sub) => (sub, None),
             Err(e) => (None, Some(e)),
         };
-        let detail = self.named_detail(host, &action);
+        let detail = crate::control::log::detail(self.model, host, &action);
         let inst = &self.ctl.instances[i as usize];
         let host_name = &self.model.nodes[host as usize].name;
         self.ctl.log.record(self.now, host_name, &inst.name, cause, &action, subflow, refused, detail);
@@ -417,21 +417,6 @@ impl World<'_> {
                 self.flush(conn, true);
             }
         }
-    }
-
-    /// An open's interfaces by name ("wlan0 -> server:eth0"), for the log.
-    fn named_detail(&self, host: NodeId, action: &Action) -> Option<String> {
-        let Action::OpenSubflow { conn, local, remote, backup } = *action else { return None };
-        let f = self.flows.get(conn as usize)?;
-        let peer = if f.src == host { f.dst } else { f.src };
-        let (mine, theirs) = (&self.model.nodes[host as usize], &self.model.nodes[peer as usize]);
-        Some(format!(
-            "{} -> {}:{}{}",
-            mine.interfaces.get(local as usize)?,
-            theirs.name,
-            theirs.interfaces.get(remote as usize)?,
-            if backup { ", backup" } else { "" }
-        ))
     }
 
     /// Err unless `conn` is a connection `host` is an end of.

@@ -245,7 +245,8 @@ impl Host<'_> {
             let at = self.s.clock.now();
             let name = self.instances[i as usize].name.clone();
             let mut record = self.s.log.lock().unwrap_or_else(|e| e.into_inner());
-            record.log.record(at, self.name(), &name, event, &action, subflow, refused, None);
+            let detail = control::log::detail(self.s.model, self.id, &action);
+            record.log.record(at, self.name(), &name, event, &action, subflow, refused, detail);
         }
     }
 }

@@ -128,7 +128,7 @@ impl Host<'_> {
 }
 
 /// What the data sender's `tcp_info` tells of a subflow. The kernel counts
-/// no retransmission time-outs per connection: `timeouts` is 0; BBR's
+/// no retransmission time-outs per connection: `timeouts` is None; BBR's
 /// bandwidth estimate is only in INET_DIAG's `bbr_info`, not read.
 fn sender_sample(t: &TcpInfo) -> SenderSample {
     let mss = t.snd_mss as u64;
@@ -142,7 +142,7 @@ fn sender_sample(t: &TcpInfo) -> SenderSample {
         bytes_acked: t.payload_acked(),
         in_flight: t.in_flight_bytes(),
         retransmits: t.total_retrans as u64,
-        timeouts: 0,
+        timeouts: None,
         bw_estimate: None,
     }
 }
