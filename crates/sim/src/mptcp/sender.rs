@@ -249,6 +249,12 @@ impl MptcpSender {
         }
     }
 
+    /// The application hands over `bytes` more: the scheduler pushes them to the subflows.
+    pub fn write(&mut self, bytes: u64, io: &mut Io) {
+        self.queue.write(bytes);
+        self.push(io);
+    }
+
     /// A bulk application stops writing.
     pub fn stop_writing(&mut self) {
         self.queue.stop_writing();
