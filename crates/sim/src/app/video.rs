@@ -162,7 +162,7 @@ impl Client for Player {
         match self.playback {
             Playback::Startup | Playback::Stalled { .. } if self.level >= self.m.start_threshold_s - 1e-9 || whole => {
                 if let Playback::Stalled { since } = self.playback {
-                    self.stall_time = self.stall_time + (now - since);
+                    self.stall_time += now - since;
                 } else {
                     self.first_frame = Some(now);
                 }
@@ -193,7 +193,7 @@ impl Client for Player {
         self.advance(end);
         let mut stall_time = self.stall_time;
         if let Playback::Stalled { since } = self.playback {
-            stall_time = stall_time + (end - since);
+            stall_time += end - since;
         }
         let got = &self.rungs[..self.arrived];
         let secs: f64 = (0..got.len()).map(|i| self.m.length(i)).sum();

@@ -13,40 +13,61 @@ use crate::app::{AppKind, AppModel};
 use crate::time::Time;
 use crate::units::{Bytes, Duration, Rate};
 
+/// `app = { kind = ..., ... }`: the common keys, then those of each kind
+/// (one flat table, so that every problem names its key).
 #[derive(Debug, Clone, Deserialize)]
-#[serde(tag = "kind", rename_all = "snake_case", deny_unknown_fields)]
-pub enum AppSpec {
-    /// Objects of `size` bytes, `count` of them one after another.
-    Download {
-        name: Option<String>,
-        category: Option<String>,
-        request: Option<Bytes>,
-        size: Bytes,
-        count: Option<u32>,
-        think: Option<Duration>,
-        /// Whether the server announces the size (Content-Length); default true.
-        size_announced: Option<bool>,
-    },
-    /// A DASH-like video-on-demand session.
-    Video {
-        name: Option<String>,
-        category: Option<String>,
-        request: Option<Bytes>,
-        segment: Option<Duration>,
-        /// One bitrate, or a ladder of them.
-        bitrate: Option<Rate>,
-        bitrates: Option<Vec<Rate>>,
-        duration: Duration,
-        start_threshold: Option<Duration>,
-        max_buffer: Option<Duration>,
-        low_watermark: Option<Duration>,
-        /// `fixed`, `bba` or `throughput`.
-        abr: Option<String>,
-        reservoir: Option<Duration>,
-        cushion: Option<Duration>,
-        window: Option<u32>,
-        safety: Option<f64>,
-    },
+#[serde(deny_unknown_fields)]
+pub struct AppSpec {
+    /// `download` or `video`.
+    pub kind: String,
+    /// The application's identity (default: the flow's name).
+    pub name: Option<String>,
+    /// Its category (default: its kind).
+    pub category: Option<String>,
+    /// Bytes of each request beside the packet header.
+    pub request: Option<Bytes>,
+    // download
+    pub size: Option<Bytes>,
+    pub count: Option<u32>,
+    pub think: Option<Duration>,
+    pub size_announced: Option<bool>,
+    // video
+    pub segment: Option<Duration>,
+    pub bitrate: Option<Rate>,
+    pub bitrates: Option<Vec<Rate>>,
+    pub duration: Option<Duration>,
+    pub start_threshold: Option<Duration>,
+    pub max_buffer: Option<Duration>,
+    pub low_watermark: Option<Duration>,
+    pub abr: Option<String>,
+    pub reservoir: Option<Duration>,
+    pub cushion: Option<Duration>,
+    pub window: Option<u32>,
+    pub safety: Option<f64>,
+}
+
+impl AppSpec {
+    /// The keys of one kind that are set.
+    fn set_keys(&self) -> [(&'static str, &'static str, bool); 16] {
+        [
+            ("size", "download", self.size.is_some()),
+            ("count", "download", self.count.is_some()),
+            ("think", "download", self.think.is_some()),
+            ("size_announced", "download", self.size_announced.is_some()),
+            ("segment", "video", self.segment.is_some()),
+            ("bitrate", "video", self.bitrate.is_some()),
+            ("bitrates", "video", self.bitrates.is_some()),
+            ("duration", "video", self.duration.is_some()),
+            ("start_threshold", "video", self.start_threshold.is_some()),
+            ("max_buffer", "video", self.max_buffer.is_some()),
+            ("low_watermark", "video", self.low_watermark.is_some()),
+            ("abr", "video", self.abr.is_some()),
+            ("reservoir", "video", self.reservoir.is_some()),
+            ("cushion", "video", self.cushion.is_some()),
+            ("window", "video", self.window.is_some()),
+            ("safety", "video", self.safety.is_some()),
+        ]
+    }
 }
 
 /// A typical HTTP GET with its headers (a few hundred bytes).
@@ -82,76 +103,54 @@ pub fn build(f: &FlowSpec, field: &str, start: Time, run: Time, p: &mut Problems
     if f.stop.is_some() {
         p.add(&field, "the application decides when the flow is done: remove the flow's stop");
     }
-    let (name, category, request, kind) = match spec {
-        AppSpec::Download { name, category, request, size, count, think, size_announced } => {
-            if size.0 == 0 {
-                p.add(format!("{field}.size"), "must be positive");
-            }
-            if *count == Some(0) {
-                p.add(format!("{field}.count"), "must be at least 1");
-            }
-            let d = DownloadModel {
-                size: size.0,
-                count: count.unwrap_or(1),
-                think: think.map_or(Time::ZERO, |t| t.0),
-                size_announced: size_announced.unwrap_or(true),
-            };
-            (name, category, request, AppKind::Download(d))
+    const KINDS: [&str; 2] = ["download", "video"];
+    if !KINDS.contains(&spec.kind.as_str()) {
+        p.add(format!("{field}.kind"), format!("unknown kind '{}' (known: {})", spec.kind, KINDS.join(", ")));
+        return None;
+    }
+    for (key, kind, set) in spec.set_keys() {
+        if set && kind != spec.kind {
+            p.add(format!("{field}.{key}"), format!("applies to kind '{kind}' only"));
         }
-        AppSpec::Video {
-            name,
-            category,
-            request,
-            segment,
-            bitrate,
-            bitrates,
-            duration,
-            start_threshold,
-            max_buffer,
-            low_watermark,
-            abr,
-            reservoir,
-            cushion,
-            window,
-            safety,
-        } => {
-            let v = video(&field, start, run, p, segment, bitrate, bitrates, duration, start_threshold, max_buffer, low_watermark);
-            let abr = choice(&field, p, &v, abr.as_deref(), reservoir, cushion, window, safety);
-            (name, category, request, AppKind::Video(VideoModel { abr, ..v }))
+    }
+    let kind = if spec.kind == "download" {
+        let size = spec.size.map_or(0, |s| s.0);
+        if size == 0 {
+            p.add(format!("{field}.size"), "needs a positive size");
         }
+        if spec.count == Some(0) {
+            p.add(format!("{field}.count"), "must be at least 1");
+        }
+        AppKind::Download(DownloadModel {
+            size,
+            count: spec.count.unwrap_or(1),
+            think: spec.think.map_or(Time::ZERO, |t| t.0),
+            size_announced: spec.size_announced.unwrap_or(true),
+        })
+    } else {
+        let v = video(spec, &field, start, run, p);
+        let abr = choice(spec, &field, &v, p);
+        AppKind::Video(VideoModel { abr, ..v })
     };
-    let request = request.map_or(REQUEST_BYTES, |r| r.0);
+    let request = spec.request.map_or(REQUEST_BYTES, |r| r.0);
     if request == 0 || request > u32::MAX as u64 / 2 {
         p.add(format!("{field}.request"), "must be positive (and under 2 GB)");
     }
     let model = AppModel {
-        name: name.clone().unwrap_or_default(),
-        category: category.clone().unwrap_or_else(|| kind.name().to_string()),
+        name: spec.name.clone().unwrap_or_default(),
+        category: spec.category.clone().unwrap_or_else(|| kind.name().to_string()),
         request_bytes: request as u32,
         kind,
     };
     (p.list.len() == before).then_some(model)
 }
 
-#[allow(clippy::too_many_arguments)]
-fn video(
-    field: &str,
-    start: Time,
-    run: Time,
-    p: &mut Problems,
-    segment: &Option<Duration>,
-    bitrate: &Option<Rate>,
-    bitrates: &Option<Vec<Rate>>,
-    duration: &Duration,
-    start_threshold: &Option<Duration>,
-    max_buffer: &Option<Duration>,
-    low_watermark: &Option<Duration>,
-) -> VideoModel {
-    let segment = segment.map_or(SEGMENT, |s| s.0);
+fn video(spec: &AppSpec, field: &str, start: Time, run: Time, p: &mut Problems) -> VideoModel {
+    let segment = spec.segment.map_or(SEGMENT, |s| s.0);
     if segment == Time::ZERO {
         p.add(format!("{field}.segment"), "must be positive");
     }
-    let ladder: Vec<f64> = match (bitrate, bitrates) {
+    let ladder: Vec<f64> = match (&spec.bitrate, &spec.bitrates) {
         (Some(_), Some(_)) => {
             p.add(format!("{field}.bitrate"), "give bitrate (one) or bitrates (a ladder), not both");
             Vec::new()
@@ -179,27 +178,27 @@ fn video(
             l.iter().map(|r| r.0).collect()
         }
     };
-    let duration = duration.0;
+    let duration = spec.duration.map_or(Time::ZERO, |d| d.0);
     if duration == Time::ZERO {
-        p.add(format!("{field}.duration"), "must be positive");
+        p.add(format!("{field}.duration"), "needs the video's positive duration");
     }
     if start + duration > run {
         p.add(
             format!("{field}.duration"),
-            format!("the video ({duration}) starting at {start} is longer than the run ({run})"),
+            format!("the video ({}) starting at {} is longer than the run ({})", secs(duration), secs(start), secs(run)),
         );
     }
-    let max_buffer = max_buffer.map_or(MAX_BUFFER, |m| m.0);
-    let start_threshold = start_threshold.map_or(segment, |s| s.0);
-    let low_watermark = low_watermark.map_or(max_buffer.saturating_sub(segment), |l| l.0);
+    let max_buffer = spec.max_buffer.map_or(MAX_BUFFER, |m| m.0);
+    let start_threshold = spec.start_threshold.map_or(segment, |s| s.0);
+    let low_watermark = spec.low_watermark.map_or(max_buffer.saturating_sub(segment), |l| l.0);
     if max_buffer < segment {
-        p.add(format!("{field}.max_buffer"), format!("must hold at least one segment ({segment})"));
+        p.add(format!("{field}.max_buffer"), format!("must hold at least one segment ({})", secs(segment)));
     }
     if start_threshold == Time::ZERO || start_threshold > max_buffer {
-        p.add(format!("{field}.start_threshold"), format!("must be positive and at most max_buffer ({max_buffer})"));
+        p.add(format!("{field}.start_threshold"), format!("must be positive and at most max_buffer ({})", secs(max_buffer)));
     }
     if low_watermark + segment > max_buffer {
-        p.add(format!("{field}.low_watermark"), format!("must leave room for one segment ({segment}) under max_buffer ({max_buffer})"));
+        p.add(format!("{field}.low_watermark"), format!("must leave room for one segment ({}) under max_buffer ({})", secs(segment), secs(max_buffer)));
     }
     VideoModel {
         segment_s: segment.secs(),
@@ -212,18 +211,9 @@ fn video(
     }
 }
 
-#[allow(clippy::too_many_arguments)]
-fn choice(
-    field: &str,
-    p: &mut Problems,
-    v: &VideoModel,
-    abr: Option<&str>,
-    reservoir: &Option<Duration>,
-    cushion: &Option<Duration>,
-    window: &Option<u32>,
-    safety: &Option<f64>,
-) -> AbrModel {
-    let abr = abr.unwrap_or(if v.ladder.len() > 1 { "bba" } else { "fixed" });
+fn choice(spec: &AppSpec, field: &str, v: &VideoModel, p: &mut Problems) -> AbrModel {
+    let (reservoir, cushion, window, safety) = (spec.reservoir, spec.cushion, spec.window, spec.safety);
+    let abr = spec.abr.as_deref().unwrap_or(if v.ladder.len() > 1 { "bba" } else { "fixed" });
     let only = |p: &mut Problems, set: bool, key: &str, kind: &str| {
         if set && abr != kind {
             p.add(format!("{field}.{key}"), format!("applies to abr = '{kind}' only"));
@@ -264,4 +254,8 @@ fn choice(
             AbrModel::Fixed
         }
     }
+}
+
+fn secs(t: Time) -> String {
+    format!("{} s", t.secs())
 }
