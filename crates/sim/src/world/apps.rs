@@ -6,7 +6,8 @@
 
 use super::{Event, World};
 use crate::app::Out;
-use crate::net::packet::{Kind, Packet, PacketId};
+use crate::endpoint::Sender;
+use crate::net::packet::{Kind, Packet, PacketId, ANY_INTERFACE};
 use crate::tcp::Io;
 
 impl World<'_> {
@@ -34,16 +35,27 @@ impl World<'_> {
         }
     }
 
-    /// Request `id` leaves the client as one packet of the request's size.
+    /// Request `id` leaves the client as one packet of the request's size;
+    /// on an MPTCP connection over the subflow with the lowest RTT, else
+    /// routed by node.
     fn send_request(&mut self, flow: u32, id: u32) {
         let f = &self.flows[flow as usize];
         let bytes = f.app.as_ref().expect("application flow").model.request_bytes;
         let mut p = Packet::new(flow, f.dst, f.src, Kind::Request, self.model.header_bytes + bytes);
         p.seq = id as u64;
-        let client = f.dst;
+        if let Sender::Mptcp(s) = &f.sender {
+            if let Some(j) = s.fastest_subflow() {
+                let sf = &s.subflows()[j];
+                (p.subflow, p.src_if, p.dst_if) = (j as u16, sf.remote, sf.local);
+            }
+        }
+        let (client, src_if) = (f.dst, p.src_if);
         self.counts.sent += 1;
         let pid = self.pool.insert(p);
-        self.forward(pid, client);
+        match src_if {
+            ANY_INTERFACE => self.forward(pid, client),
+            iface => self.offer(self.ifaces.get(client, iface).out, pid),
+        }
     }
 
     /// A request packet reached the server: it appends the response.
