@@ -221,3 +221,19 @@ fn lost_requests_are_resent() {
     assert_eq!(one(&out, "objects"), 20.0);
     assert!(one(&out, "requests_resent") > 0.0);
 }
+
+/// Interactive messages: 200 bytes every 20 ms (400 of them) on an idle 10 Mb/s
+/// link with d = 25 ms. Each message is one segment (252 bytes on the wire)
+/// that finds the link idle: its one-way latency is d + 252·8/C = 25.2 ms.
+#[test]
+fn interactive_messages_have_the_one_way_latency() {
+    let app = r#"{ kind = "interactive", message = "200B", interval = "20ms", count = 400 }"#;
+    let out = run_toml(&scenario(10e6, 25, 100, 10, app));
+    let expected = 0.025 + 252.0 * 8.0 / 10e6;
+    assert_eq!(one(&out, "objects"), 400.0);
+    let (mean, p95) = (one(&out, "object_time_mean_s"), one(&out, "object_time_p95_s"));
+    eprintln!("interactive: latency mean {mean:.5} s, p95 {p95:.5} s, model {expected:.5} s");
+    assert!((mean - expected).abs() < 1e-4 && (p95 - expected).abs() < 1e-4);
+    // 400 messages from 50 ms on, one every 20 ms: the last is written at 8.03 s.
+    assert!((one(&out, "completion_s") - (0.05 + 399.0 * 0.02 + expected)).abs() < 1e-4);
+}

@@ -272,9 +272,14 @@ fn applications() {
     // `with` runs for 1 s.
     let app = |extra: &str, app: &str| load_err(&with(&format!("{LINKS}[[flows]]\nsrc = \"a\"\ndst = \"b\"\nclient = \"dst\"\n{extra}app = {app}\n")));
     let e = app("", r#"{ kind = "game" }"#);
-    assert_names(&e, "flows[0].app.kind", "unknown kind 'game' (known: download, video)");
+    assert_names(&e, "flows[0].app.kind", "unknown kind 'game' (known: download, video, interactive)");
     let e = app("", r#"{ kind = "download", size = "1MB", bitrate = "1Mbps" }"#);
     assert_names(&e, "flows[0].app.bitrate", "applies to kind 'video' only");
+    let e = app("", r#"{ kind = "interactive", message = "0B", size = "1MB", count = 0 }"#);
+    assert_names(&e, "flows[0].app.message", "needs a positive message size");
+    assert_names(&e, "flows[0].app.interval", "needs a positive interval");
+    assert_names(&e, "flows[0].app.size", "applies to kind 'download' only");
+    assert_names(&e, "flows[0].app.count", "must be at least 1");
     let e = app("", r#"{ kind = "video", bitrate = "1Mbps" }"#);
     assert_names(&e, "flows[0].app.duration", "needs the video's positive duration");
     let e = app("", r#"{ kind = "video", bitrates = [], duration = "1s" }"#);

@@ -48,6 +48,13 @@ impl Exchange {
         self.requests.len() as u32 - 1
     }
 
+    /// The server sends `bytes` unasked (an interactive message): it is
+    /// appended at once, as the response to a request that arrived now.
+    pub fn push(&mut self, bytes: u64, now: Time) -> u64 {
+        let id = self.send(bytes, now);
+        self.arrive(id, now)
+    }
+
     /// Request `id` reached the server: the response bytes to append
     /// (0 for a copy that arrived before).
     pub fn arrive(&mut self, id: u32, now: Time) -> u64 {

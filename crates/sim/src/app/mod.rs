@@ -10,12 +10,14 @@
 //!
 //! - `exchange`: requests, responses appended to the stream, in-order completion.
 //! - `download`: objects in sequence (HTTP-style downloads).
+//! - `interactive`: messages pushed at a fixed interval.
 //! - `video`: a DASH-like player; `abr`, `bba`, `throughput`: its bitrate choice.
 
 pub mod abr;
 pub mod bba;
 pub mod download;
 pub mod exchange;
+pub mod interactive;
 pub mod throughput;
 pub mod video;
 
@@ -23,6 +25,7 @@ use crate::metrics::{Column, Table};
 use crate::time::Time;
 use download::{Download, DownloadModel};
 use exchange::{Exchange, Request};
+use interactive::{Interactive, InteractiveModel};
 use video::{Player, VideoModel};
 
 /// A flow's validated application (`app = { ... }` in the scenario).
@@ -41,6 +44,7 @@ pub struct AppModel {
 pub enum AppKind {
     Download(DownloadModel),
     Video(VideoModel),
+    Interactive(InteractiveModel),
 }
 
 impl AppKind {
@@ -48,15 +52,17 @@ impl AppKind {
         match self {
             AppKind::Download(_) => "download",
             AppKind::Video(_) => "video",
+            AppKind::Interactive(_) => "interactive",
         }
     }
 }
 
-/// What a client asks for after an event: responses of these sizes, and
-/// to be woken at a time.
+/// What a client asks for after an event: responses of these sizes,
+/// messages the server sends unasked, and to be woken at a time.
 #[derive(Debug, Default)]
 pub struct Asks {
     pub requests: Vec<u64>,
+    pub pushes: Vec<u64>,
     pub wake: Option<Time>,
 }
 
@@ -88,11 +94,12 @@ pub trait Client {
     fn metrics(&mut self, start: Time, end: Time, m: &mut Metrics);
 }
 
-/// The requests a step produced, to send (ids in the exchange), and the
-/// time to wake the client at.
+/// The requests a step produced, to send (ids in the exchange), the bytes
+/// the server writes unasked, and the time to wake the client at.
 #[derive(Debug, Default)]
 pub struct Out {
     pub send: Vec<u32>,
+    pub write: u64,
     pub wake: Option<Time>,
 }
 
@@ -112,6 +119,7 @@ impl App {
         let client: Box<dyn Client> = match &model.kind {
             AppKind::Download(d) => Box::new(Download::new(d)),
             AppKind::Video(v) => Box::new(Player::new(v)),
+            AppKind::Interactive(i) => Box::new(Interactive::new(i)),
         };
         App { model: model.clone(), exchange: Exchange::default(), client, start: Time::ZERO, opened: false, resent: 0 }
     }
@@ -145,7 +153,11 @@ impl App {
     }
 
     fn issue(&mut self, now: Time, asks: Asks) -> Out {
-        Out { send: asks.requests.into_iter().map(|bytes| self.exchange.send(bytes, now)).collect(), wake: asks.wake }
+        Out {
+            send: asks.requests.into_iter().map(|bytes| self.exchange.send(bytes, now)).collect(),
+            write: asks.pushes.into_iter().map(|bytes| self.exchange.push(bytes, now)).sum(),
+            wake: asks.wake,
+        }
     }
 
     pub fn sample(&mut self, now: Time) -> Option<(f64, f64)> {
@@ -182,11 +194,11 @@ impl Series {
 /// The `apps` table: one row per application session, measured at `end`.
 pub fn table<'a>(apps: impl Iterator<Item = (u32, &'a mut App)>, end: Time) -> Table {
     let (mut flow, mut name, mut category, mut kind) = (vec![], vec![], vec![], vec![]);
-    let (mut objects, mut bytes, mut object_time, mut completion, mut resent) = (vec![], vec![], vec![], vec![], vec![]);
+    let (mut objects, mut bytes, mut object_time, mut object_p95, mut completion, mut resent) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut startup, mut stalls, mut stall_s, mut bitrate, mut switches, mut announced) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     for (id, app) in apps {
         let done: Vec<&Request> = app.exchange.requests.iter().filter(|r| r.done_at.is_some()).collect();
-        let times: Vec<f64> = done.iter().map(|r| (r.done_at.expect("done") - r.sent_at).secs()).collect();
+        let mut times: Vec<f64> = done.iter().map(|r| (r.done_at.expect("done") - r.sent_at).secs()).collect();
         let last = done.iter().filter_map(|r| r.done_at).max();
         let mut m = Metrics::default();
         app.client.metrics(app.start, end, &mut m);
@@ -197,6 +209,9 @@ pub fn table<'a>(apps: impl Iterator<Item = (u32, &'a mut App)>, end: Time) -> T
         objects.push(done.len() as u64);
         bytes.push(done.iter().map(|r| r.bytes).sum());
         object_time.push((!times.is_empty()).then(|| times.iter().sum::<f64>() / times.len() as f64));
+        times.sort_by(f64::total_cmp);
+        // Nearest rank.
+        object_p95.push((!times.is_empty()).then(|| times[((0.95 * times.len() as f64).ceil() as usize).max(1) - 1]));
         completion.push(last.filter(|_| app.client.finished()).map(|t| (t - app.start).secs()));
         resent.push(app.resent);
         startup.push(m.startup_s);
@@ -214,6 +229,7 @@ pub fn table<'a>(apps: impl Iterator<Item = (u32, &'a mut App)>, end: Time) -> T
         .col("objects", Column::U64(objects))
         .col("bytes", Column::U64(bytes))
         .col("object_time_mean_s", Column::OptF64(object_time))
+        .col("object_time_p95_s", Column::OptF64(object_p95))
         .col("completion_s", Column::OptF64(completion))
         .col("requests_resent", Column::U64(resent))
         .col("startup_s", Column::OptF64(startup))

@@ -8,6 +8,7 @@ use super::error::Problems;
 use super::spec::{ClientEnd, FlowSpec};
 use crate::app::abr::AbrModel;
 use crate::app::download::DownloadModel;
+use crate::app::interactive::InteractiveModel;
 use crate::app::video::VideoModel;
 use crate::app::{AppKind, AppModel};
 use crate::time::Time;
@@ -18,7 +19,7 @@ use crate::units::{Bytes, Duration, Rate};
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct AppSpec {
-    /// `download` or `video`.
+    /// `download`, `video` or `interactive`.
     pub kind: String,
     /// The application's identity (default: the flow's name).
     pub name: Option<String>,
@@ -44,28 +45,36 @@ pub struct AppSpec {
     pub cushion: Option<Duration>,
     pub window: Option<u32>,
     pub safety: Option<f64>,
+    // interactive (and `count`)
+    pub message: Option<Bytes>,
+    pub interval: Option<Duration>,
 }
 
 impl AppSpec {
-    /// The keys of one kind that are set.
-    fn set_keys(&self) -> [(&'static str, &'static str, bool); 16] {
+    /// The keys of some kinds only, the kinds, and whether each is set.
+    fn set_keys(&self) -> [(&'static str, &'static [&'static str], bool); 18] {
+        const DOWNLOAD: &[&str] = &["download"];
+        const VIDEO: &[&str] = &["video"];
+        const INTERACTIVE: &[&str] = &["interactive"];
         [
-            ("size", "download", self.size.is_some()),
-            ("count", "download", self.count.is_some()),
-            ("think", "download", self.think.is_some()),
-            ("size_announced", "download", self.size_announced.is_some()),
-            ("segment", "video", self.segment.is_some()),
-            ("bitrate", "video", self.bitrate.is_some()),
-            ("bitrates", "video", self.bitrates.is_some()),
-            ("duration", "video", self.duration.is_some()),
-            ("start_threshold", "video", self.start_threshold.is_some()),
-            ("max_buffer", "video", self.max_buffer.is_some()),
-            ("low_watermark", "video", self.low_watermark.is_some()),
-            ("abr", "video", self.abr.is_some()),
-            ("reservoir", "video", self.reservoir.is_some()),
-            ("cushion", "video", self.cushion.is_some()),
-            ("window", "video", self.window.is_some()),
-            ("safety", "video", self.safety.is_some()),
+            ("size", DOWNLOAD, self.size.is_some()),
+            ("count", &["download", "interactive"], self.count.is_some()),
+            ("think", DOWNLOAD, self.think.is_some()),
+            ("size_announced", DOWNLOAD, self.size_announced.is_some()),
+            ("segment", VIDEO, self.segment.is_some()),
+            ("bitrate", VIDEO, self.bitrate.is_some()),
+            ("bitrates", VIDEO, self.bitrates.is_some()),
+            ("duration", VIDEO, self.duration.is_some()),
+            ("start_threshold", VIDEO, self.start_threshold.is_some()),
+            ("max_buffer", VIDEO, self.max_buffer.is_some()),
+            ("low_watermark", VIDEO, self.low_watermark.is_some()),
+            ("abr", VIDEO, self.abr.is_some()),
+            ("reservoir", VIDEO, self.reservoir.is_some()),
+            ("cushion", VIDEO, self.cushion.is_some()),
+            ("window", VIDEO, self.window.is_some()),
+            ("safety", VIDEO, self.safety.is_some()),
+            ("message", INTERACTIVE, self.message.is_some()),
+            ("interval", INTERACTIVE, self.interval.is_some()),
         ]
     }
 }
@@ -103,23 +112,23 @@ pub fn build(f: &FlowSpec, field: &str, start: Time, run: Time, p: &mut Problems
     if f.stop.is_some() {
         p.add(&field, "the application decides when the flow is done: remove the flow's stop");
     }
-    const KINDS: [&str; 2] = ["download", "video"];
+    const KINDS: [&str; 3] = ["download", "video", "interactive"];
     if !KINDS.contains(&spec.kind.as_str()) {
         p.add(format!("{field}.kind"), format!("unknown kind '{}' (known: {})", spec.kind, KINDS.join(", ")));
         return None;
     }
-    for (key, kind, set) in spec.set_keys() {
-        if set && kind != spec.kind {
-            p.add(format!("{field}.{key}"), format!("applies to kind '{kind}' only"));
+    for (key, kinds, set) in spec.set_keys() {
+        if set && !kinds.contains(&spec.kind.as_str()) {
+            p.add(format!("{field}.{key}"), format!("applies to kind '{}' only", kinds.join("' and '")));
         }
+    }
+    if spec.count == Some(0) {
+        p.add(format!("{field}.count"), "must be at least 1");
     }
     let kind = if spec.kind == "download" {
         let size = spec.size.map_or(0, |s| s.0);
         if size == 0 {
             p.add(format!("{field}.size"), "needs a positive size");
-        }
-        if spec.count == Some(0) {
-            p.add(format!("{field}.count"), "must be at least 1");
         }
         AppKind::Download(DownloadModel {
             size,
@@ -127,6 +136,16 @@ pub fn build(f: &FlowSpec, field: &str, start: Time, run: Time, p: &mut Problems
             think: spec.think.map_or(Time::ZERO, |t| t.0),
             size_announced: spec.size_announced.unwrap_or(true),
         })
+    } else if spec.kind == "interactive" {
+        let message = spec.message.map_or(0, |m| m.0);
+        if message == 0 {
+            p.add(format!("{field}.message"), "needs a positive message size");
+        }
+        let interval = spec.interval.map_or(Time::ZERO, |i| i.0);
+        if interval == Time::ZERO {
+            p.add(format!("{field}.interval"), "needs a positive interval");
+        }
+        AppKind::Interactive(InteractiveModel { message, interval, count: spec.count })
     } else {
         let v = video(spec, &field, start, run, p);
         let abr = choice(spec, &field, &v, p);

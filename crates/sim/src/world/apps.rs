@@ -30,6 +30,11 @@ impl World<'_> {
         for id in out.send {
             self.send_request(flow, id);
         }
+        if out.write > 0 {
+            let f = &mut self.flows[flow as usize];
+            f.sender.write(out.write, &mut Io { now: self.now, out: &mut self.out, timers: &mut self.timers });
+            self.flush(flow, true);
+        }
         if let Some(at) = out.wake {
             self.events.schedule(at, Event::AppWake { flow });
         }
