@@ -295,7 +295,7 @@ fn applications() {
     assert_names(&e, "flows[0].app.duration", "the video (5 s) starting at 0 s is longer than the run (1 s)");
     let e = app("", r#"{ kind = "video", bitrate = "1Mbps", duration = "1s", segment = "1s", max_buffer = "4s", low_watermark = "3.5s", start_threshold = "5s", abr = "mpc", safety = 0.5 }"#);
     assert_names(&e, "flows[0].app.low_watermark", "must leave room for one segment (1 s) under max_buffer (4 s)");
-    assert_names(&e, "flows[0].app.start_threshold", "must be positive and at most max_buffer (4 s)");
+    assert_names(&e, "flows[0].app.start_threshold", "must be positive and leave room for one segment (1 s) under max_buffer (4 s)");
     assert_names(&e, "flows[0].app.abr", "unknown abr 'mpc' (known: fixed, bba, throughput)");
     assert_names(&e, "flows[0].app.safety", "applies to abr = 'throughput' only");
     let e = app("size = \"1MB\"\n", r#"{ kind = "download", size = "0B", count = 0 }"#);

@@ -210,11 +210,12 @@ fn video(spec: &AppSpec, field: &str, start: Time, run: Time, p: &mut Problems) 
     let max_buffer = spec.max_buffer.map_or(MAX_BUFFER, |m| m.0);
     let start_threshold = spec.start_threshold.map_or(segment, |s| s.0);
     let low_watermark = spec.low_watermark.map_or(max_buffer.saturating_sub(segment), |l| l.0);
-    if max_buffer < segment {
-        p.add(format!("{field}.max_buffer"), format!("must hold at least one segment ({})", secs(segment)));
-    }
-    if start_threshold == Time::ZERO || start_threshold > max_buffer {
-        p.add(format!("{field}.start_threshold"), format!("must be positive and at most max_buffer ({})", secs(max_buffer)));
+    // Below the threshold the player must be able to fetch, or it would never start.
+    if start_threshold == Time::ZERO || start_threshold + segment > max_buffer {
+        p.add(
+            format!("{field}.start_threshold"),
+            format!("must be positive and leave room for one segment ({}) under max_buffer ({})", secs(segment), secs(max_buffer)),
+        );
     }
     if low_watermark + segment > max_buffer {
         p.add(format!("{field}.low_watermark"), format!("must leave room for one segment ({}) under max_buffer ({})", secs(segment), secs(max_buffer)));
