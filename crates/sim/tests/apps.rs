@@ -237,3 +237,49 @@ fn interactive_messages_have_the_one_way_latency() {
     // 400 messages from 50 ms on, one every 20 ms: the last is written at 8.03 s.
     assert!((one(&out, "completion_s") - (0.05 + 399.0 * 0.02 + expected)).abs() < 1e-4);
 }
+
+/// Over MPTCP the requests follow the connection's subflows: with Wi-Fi
+/// down for 15 s and at most 8 s buffered, a 2 Mb/s video keeps playing
+/// from LTE (5 Mb/s) only if its requests go over the LTE subflow (routed
+/// by node, they would take the shorter Wi-Fi path and be lost).
+#[test]
+fn mptcp_requests_use_a_working_subflow() {
+    let text = r#"
+[sim]
+duration = "60s"
+[[nodes]]
+name = "server"
+[[nodes]]
+name = "r"
+kind = "router"
+[[nodes]]
+name = "phone"
+[[links]]
+a = "server"
+b = "r"
+rate = "1Gbps"
+delay = "5ms"
+[[links]]
+name = "wifi"
+a = "r"
+b = "phone:wlan0"
+rate = "10Mbps"
+delay = "5ms"
+events = [{ at = "10s", state = "down" }, { at = "25s", state = "up" }]
+[[links]]
+name = "lte"
+a = "r"
+b = "phone:rmnet0"
+rate = "5Mbps"
+delay = "25ms"
+[[flows]]
+src = "server"
+dst = "phone"
+client = "dst"
+transport = "mptcp"
+app = { kind = "video", bitrate = "2Mbps", segment = "2s", duration = "50s", max_buffer = "8s" }
+"#;
+    let out = run_toml(text);
+    assert_eq!(one(&out, "objects"), 25.0);
+    assert_eq!(one(&out, "stalls"), 0.0);
+}
