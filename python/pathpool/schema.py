@@ -268,6 +268,34 @@ RADIO_TS = _table(
     _column("energy_j", pa.float64(), "Energy since time 0", "J"),
 )
 
+APPS = _table(
+    "Applications (app = { kind = ... } in a flow): one row per session, measured at the end of the run (docs/apps.md).",
+    _column("flow_id", pa.uint32(), "The flow that carries it (flows.flow_id)"),
+    _column("app", pa.string(), "Its identity (name; default the flow's name)"),
+    _column("category", pa.string(), "Its category (default its kind)"),
+    _column("kind", pa.string(), "download, video or interactive"),
+    _column("objects", pa.uint64(), "Responses (objects, segments, messages) delivered in full", "objects"),
+    _column("bytes", pa.uint64(), "Their bytes", "bytes"),
+    _column("object_time_mean_s", pa.float64(), "Mean time from a request's sending to its response's last byte (interactive: one-way latency)", "s", nullable=True),
+    _column("object_time_p95_s", pa.float64(), "Its 95th percentile (nearest rank)", "s", nullable=True),
+    _column("completion_s", pa.float64(), "From the flow's start to the last object's last byte, once every object arrived", "s", nullable=True),
+    _column("requests_resent", pa.uint64(), "Requests sent again after a loss", "requests"),
+    _column("startup_s", pa.float64(), "Video: from the flow's start to the first frame", "s", nullable=True),
+    _column("stalls", pa.uint64(), "Video: times the buffer ran empty before the last segment had arrived", "stalls", nullable=True),
+    _column("stall_s", pa.float64(), "Video: total stall time", "s", nullable=True),
+    _column("mean_bitrate_bps", pa.float64(), "Video: mean bitrate of the segments delivered, weighted by length", "bit/s", nullable=True),
+    _column("switches", pa.uint64(), "Video: bitrate changes between consecutive segments", "switches", nullable=True),
+    _column("size_announced", pa.bool_(), "Download: whether the size was announced to the client"),
+)
+
+APP_TS = _table(
+    "Video sessions: one row per session per sample.",
+    _column("time_s", pa.float64(), "Sample time", "s"),
+    _column("flow_id", pa.uint32(), "The flow (flows.flow_id)"),
+    _column("buffer_s", pa.float64(), "Seconds of video buffered", "s"),
+    _column("bitrate_bps", pa.float64(), "Bitrate of the segment being shown (0 before the first)", "bit/s"),
+)
+
 #: The tables every run produces, by name (the file stem in a results directory).
 SCHEMAS: dict[str, pa.Schema] = {
     "flows": FLOWS,
@@ -280,6 +308,8 @@ SCHEMAS: dict[str, pa.Schema] = {
     "baselines": BASELINES,
     "controller_log": CONTROLLER_LOG,
     "energy": ENERGY,
+    "apps": APPS,
+    "app_ts": APP_TS,
     "radio_ts": RADIO_TS,
     "inrpp_interfaces": INRPP_INTERFACES,
     "inrpp_states": INRPP_STATES,

@@ -91,6 +91,13 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
     let default = TcpConfig::default();
     for f in &model.flows {
         let flow = format!("flow '{}'", f.name);
+        if let Some(app) = &f.app {
+            out.push(format!(
+                "{flow}: app '{}' ({}): the lab's traffic client runs bulk, sized and request/response flows only; applications run in the simulator",
+                app.name,
+                app.kind.name()
+            ));
+        }
         match f.transport.as_str() {
             "tcp" => cc_refusals(&flow, &f.tcp, kernel, &mut out),
             "mptcp" => {

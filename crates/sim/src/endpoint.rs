@@ -57,6 +57,16 @@ impl Sender {
         }
     }
 
+    /// The application appends `bytes` to the connection's stream
+    /// (`crate::app`; validation allows applications on TCP and MPTCP only).
+    pub fn write(&mut self, bytes: u64, io: &mut Io) {
+        match self {
+            Sender::Tcp(s) => s.write(bytes, io),
+            Sender::Mptcp(s) => s.write(bytes, io),
+            Sender::Rcp(_) | Sender::Inrpp(_) => unreachable!("applications run on TCP and MPTCP only"),
+        }
+    }
+
     pub fn stop_writing(&mut self) {
         match self {
             Sender::Tcp(s) => s.stop_writing(),

@@ -5,6 +5,7 @@
 //! scenario text → `scenario::load` (parse + validate) → `Model` →
 //! `run::run` (a `World` and its event loop) → result tables and summary.
 
+pub mod app;
 pub mod cc;
 pub mod control;
 pub mod endpoint;

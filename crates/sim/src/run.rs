@@ -142,10 +142,16 @@ fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
     }
     let inrpp_routers = world.routers().modules().filter_map(|m| m.as_any().downcast_ref::<Inrpp>());
     let inrpp = inrpp_tables(inrpp_routers, duration, node);
+    // Only runs with applications have their tables (as only INRPP runs have INRPP's).
+    let apps = model.flows.iter().any(|f| f.app.is_some()).then(|| {
+        let sessions = world.flows.iter_mut().enumerate().filter_map(|(i, f)| Some((i as u32, f.app.as_mut()?)));
+        [crate::app::table(sessions, duration), std::mem::take(&mut world.app_ts).into_table()]
+    });
     tables.extend(world.into_time_series());
     tables.extend(extra);
     tables.push(controller_log);
     tables.extend([energy, radio_ts]);
     tables.extend(inrpp);
+    tables.extend(apps.into_iter().flatten());
     RunOutput { tables, summary, events, wall_s, data_packets_delivered, flow_bytes_delivered: delivered }
 }

@@ -266,3 +266,43 @@ link = { rate = "1Gbps", delay = "1ms" }
     let e = load_err(&text.replace("data:rocketfuel/maps_cch/3257.cch", "no-such-map.cch"));
     assert_names(&e, "topology.map", "no-such-map.cch");
 }
+
+#[test]
+fn applications() {
+    // `with` runs for 1 s.
+    let app = |extra: &str, app: &str| load_err(&with(&format!("{LINKS}[[flows]]\nsrc = \"a\"\ndst = \"b\"\nclient = \"dst\"\n{extra}app = {app}\n")));
+    let e = app("", r#"{ kind = "game" }"#);
+    assert_names(&e, "flows[0].app.kind", "unknown kind 'game' (known: download, video, interactive)");
+    let e = app("", r#"{ kind = "download", size = "1MB", bitrate = "1Mbps" }"#);
+    assert_names(&e, "flows[0].app.bitrate", "applies to kind 'video' only");
+    let e = app("", r#"{ kind = "interactive", message = "0B", size = "1MB", count = 0 }"#);
+    assert_names(&e, "flows[0].app.message", "needs a positive message size");
+    assert_names(&e, "flows[0].app.interval", "needs a positive interval");
+    assert_names(&e, "flows[0].app.size", "applies to kind 'download' only");
+    assert_names(&e, "flows[0].app.count", "must be at least 1");
+    let e = app("", r#"{ kind = "video", bitrate = "1Mbps" }"#);
+    assert_names(&e, "flows[0].app.duration", "needs the video's positive duration");
+    let e = app("", r#"{ kind = "video", bitrates = [], duration = "1s" }"#);
+    assert_names(&e, "flows[0].app.bitrates", "the ladder has no rates");
+    let e = app("", r#"{ kind = "video", bitrate = "0Mbps", duration = "1s" }"#);
+    assert_names(&e, "flows[0].app.bitrate", "must be positive");
+    let e = app("", r#"{ kind = "video", bitrate = "-1Mbps", duration = "1s" }"#);
+    assert_names(&e, "flows[0].app.bitrate", "must not be negative");
+    let e = app("", r#"{ kind = "video", bitrates = ["2Mbps", "1Mbps"], duration = "1s", segment = "1s", abr = "fixed" }"#);
+    assert_names(&e, "flows[0].app.bitrates", "must be in increasing order");
+    assert_names(&e, "flows[0].app.abr", "'fixed' plays one bitrate");
+    let e = app("", r#"{ kind = "video", bitrate = "1Mbps", duration = "5s" }"#);
+    assert_names(&e, "flows[0].app.duration", "the video (5 s) starting at 0 s is longer than the run (1 s)");
+    let e = app("", r#"{ kind = "video", bitrate = "1Mbps", duration = "1s", segment = "1s", max_buffer = "4s", low_watermark = "3.5s", start_threshold = "5s", abr = "mpc", safety = 0.5 }"#);
+    assert_names(&e, "flows[0].app.low_watermark", "must leave room for one segment (1 s) under max_buffer (4 s)");
+    assert_names(&e, "flows[0].app.start_threshold", "must be positive and leave room for one segment (1 s) under max_buffer (4 s)");
+    assert_names(&e, "flows[0].app.abr", "unknown abr 'mpc' (known: fixed, bba, throughput)");
+    assert_names(&e, "flows[0].app.safety", "applies to abr = 'throughput' only");
+    let e = app("size = \"1MB\"\n", r#"{ kind = "download", size = "0B", count = 0 }"#);
+    assert_names(&e, "flows[0].app.size", "needs a positive size");
+    assert_names(&e, "flows[0].app.count", "must be at least 1");
+    assert_names(&e, "flows[0].app", "remove the flow's size");
+    let e = load_err(&with(&format!("{LINKS}[[flows]]\nsrc = \"a\"\ndst = \"b\"\ntransport = \"rcp\"\napp = {{ kind = \"download\", size = \"1MB\" }}\n")));
+    assert_names(&e, "flows[0].app", "applications run on transports 'tcp' and 'mptcp' only, not 'rcp'");
+    assert_names(&e, "flows[0].app", "set client = \"dst\"");
+}

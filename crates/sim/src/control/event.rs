@@ -56,6 +56,9 @@ pub enum Event {
     BytesCarried { conn: ConnId, bytes: u64 },
     /// A timer the controller armed (`Action::ArmTimer`).
     Timer { token: u64 },
+    /// The application on `conn` requested an object: its size if the
+    /// server announces it (S-MPTCP's Algorithm 2 branches on that).
+    AppRequest { conn: ConnId, size: Option<u64> },
     /// Something the device tells about itself: battery, temperature,
     /// screen, an interface's signal or radio technology, a data limit.
     Hint(Hint),
@@ -94,6 +97,7 @@ impl Event {
             Event::Sample => "sample",
             Event::BytesCarried { .. } => "bytes_carried",
             Event::Timer { .. } => "timer",
+            Event::AppRequest { .. } => "app_request",
             Event::Hint(Hint::Battery { .. }) => "battery",
             Event::Hint(Hint::Temperature { .. }) => "temperature",
             Event::Hint(Hint::Screen { .. }) => "screen",
@@ -113,7 +117,8 @@ impl Event {
             | Event::SubflowClosed { conn, .. }
             | Event::SubflowPriority { conn, .. }
             | Event::PathUp { conn, .. }
-            | Event::BytesCarried { conn, .. } => Some(conn),
+            | Event::BytesCarried { conn, .. }
+            | Event::AppRequest { conn, .. } => Some(conn),
             _ => None,
         }
     }

@@ -100,8 +100,29 @@ pub struct ConnectionView {
     /// At the receiver of an MPTCP connection: bytes held above a hole in
     /// the data sequence space (the connection's out-of-order queue).
     pub ooo_bytes: Option<u64>,
+    /// The application on the connection, if the scenario gives one.
+    pub app: Option<AppView>,
     /// Every subflow ever opened, by id (a TCP connection has one).
     pub subflows: Vec<SubflowView>,
+}
+
+/// What the device knows of a connection's application (`crate::app`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct AppView {
+    pub name: String,
+    /// `video`, `download`, `interactive`, or the scenario's name for it.
+    pub category: String,
+    /// The objects (responses) requested so far, and completed.
+    pub requests: u64,
+    pub completed: u64,
+    /// The latest object's size if the server announced it (a
+    /// Content-Length), else None; and the time it was requested.
+    pub object_size: Option<u64>,
+    pub object_requested_at: Option<Time>,
+    /// A video player's buffer level (s) and playing bitrate (bit/s), as of
+    /// its latest sample.
+    pub buffer_s: Option<f64>,
+    pub bitrate_bps: Option<f64>,
 }
 
 impl ConnectionView {

@@ -42,6 +42,11 @@ impl SendQueue {
         }
     }
 
+    /// The application hands over `bytes` more (a sized source only).
+    pub fn write(&mut self, bytes: u64) {
+        self.limit += bytes;
+    }
+
     /// A bulk application stops writing.
     pub fn stop_writing(&mut self) {
         self.limit = self.limit.min(self.snd_nxt);

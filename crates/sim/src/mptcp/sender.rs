@@ -249,6 +249,24 @@ impl MptcpSender {
         }
     }
 
+    /// The subflow the peer would send its own data on: the open,
+    /// established one with the lowest smoothed RTT, a backup only if no
+    /// other is usable (Linux's default scheduler, `mptcp_subflow_get_send`).
+    pub fn fastest_subflow(&self) -> Option<usize> {
+        let usable = |s: &&Subflow| s.state == SubflowState::Open && s.sender.is_established() && !s.potentially_failed;
+        let rtt = |s: &Subflow| s.sender.rtt.srtt().unwrap_or(Time::MAX);
+        let pick = |backup: bool| {
+            self.subflows.iter().enumerate().filter(|(_, s)| usable(s) && s.backup == backup).min_by_key(|(_, s)| rtt(s)).map(|(j, _)| j)
+        };
+        pick(false).or_else(|| pick(true))
+    }
+
+    /// The application hands over `bytes` more: the scheduler pushes them to the subflows.
+    pub fn write(&mut self, bytes: u64, io: &mut Io) {
+        self.queue.write(bytes);
+        self.push(io);
+    }
+
     /// A bulk application stops writing.
     pub fn stop_writing(&mut self) {
         self.queue.stop_writing();

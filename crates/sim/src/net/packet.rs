@@ -15,6 +15,9 @@ pub enum Kind {
     /// A router module's own packet (INRPP's detour probes and their
     /// answers), addressed to a router and consumed there.
     Control,
+    /// An application's request from the client to the server of a flow
+    /// (`crate::app::exchange`); `seq` holds the request's id.
+    Request,
 }
 
 /// A SACK block [start, end) (RFC 2018).

@@ -12,6 +12,7 @@ use super::spec::{
 };
 use super::pattern;
 use super::Source;
+use crate::app::AppModel;
 use crate::cc;
 use crate::engine::Seeds;
 use crate::net::capacity::{Capacity, MahimahiLink};
@@ -557,6 +558,8 @@ fn expand_flow(
     }
     let start0 = f.start.map_or(Time::ZERO, |s| s.0);
     let step = f.start_step.map_or(Time::ZERO, |s| s.0);
+    let last_start = start0 + Time(step.nanos() * count.saturating_sub(1) as u64);
+    let app = super::apps::build(f, field, last_start, duration, p);
     for i in 0..count {
         let sub = |s: &str| s.replace("{i}", &i.to_string());
         let start = start0 + Time(step.nanos() * i as u64);
@@ -575,7 +578,6 @@ fn expand_flow(
             item_field,
             PendingFlow {
                 model: FlowModel {
-                    name,
                     src: 0,
                     dst: 0,
                     client: 0,
@@ -588,6 +590,8 @@ fn expand_flow(
                     mptcp: None,
                     forged_slow_downs: f.inrpp.as_ref().map_or(0, |a| a.forged_slow_downs),
                     inrpp_timeout_open_loop: f.inrpp.as_ref().is_none_or(|a| a.timeout_open_loop),
+                    app: app.clone().map(|a| AppModel { name: if a.name.is_empty() { name.clone() } else { sub(&a.name) }, ..a }),
+                    name,
                 },
                 src: sub(&f.src),
                 dst: sub(&f.dst),
@@ -679,6 +683,7 @@ fn expand_workload(
                     mptcp: None,
                     forged_slow_downs: 0,
                     inrpp_timeout_open_loop: true,
+                    app: None,
                 },
                 src: s.to_string(),
                 dst: d.to_string(),

@@ -1,6 +1,7 @@
 //! Scenario files: parsing (`spec`), validation into a runnable `Model`
 //! (`build`), and errors that name the file, the field and the problem.
 
+pub mod apps;
 pub mod build;
 pub mod controllers;
 pub mod devices;

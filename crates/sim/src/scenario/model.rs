@@ -117,6 +117,8 @@ pub struct FlowModel {
     pub forged_slow_downs: u32,
     /// An INRPP sender returns to open loop on a timeout (§III-C).
     pub inrpp_timeout_open_loop: bool,
+    /// The application on the connection (`crate::app`): the source serves it, the destination is its client.
+    pub app: Option<crate::app::AppModel>,
 }
 
 impl Model {

@@ -450,6 +450,8 @@ pub struct FlowSpec {
     /// INRPP end-point options: a misbehaving receiver (§V-C), the sender's
     /// reaction to a timeout.
     pub inrpp: Option<InrppFlowSpec>,
+    /// An application on the flow's persistent connection (`scenario::apps`).
+    pub app: Option<super::apps::AppSpec>,
 }
 
 /// `inrpp = { ... }` in a flow: how its receiver misbehaves, and how its

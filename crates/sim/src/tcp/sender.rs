@@ -219,6 +219,14 @@ impl TcpSender {
         }
     }
 
+    /// The application hands over `bytes` more (a sized source only; the
+    /// connection may have been idle): sends what the window allows.
+    pub fn write(&mut self, bytes: u64, io: &mut Io) {
+        let Source::App { limit } = &mut self.source else { panic!("write on an MPTCP subflow") };
+        *limit += bytes;
+        self.send_what_we_can(io);
+    }
+
     /// A bulk application stops writing: what was sent is all there will be.
     pub fn stop_writing(&mut self) {
         if let Source::App { limit } = &mut self.source {

@@ -327,6 +327,7 @@ impl World<'_> {
             bytes_sent,
             bytes_received,
             ooo_bytes: None,
+            app: f.app.as_ref().filter(|_| !at_src).map(|a| a.view()),
             subflows: Vec::new(),
         };
         let (Sender::Mptcp(tx), Receiver::Mptcp(rx), Some(conf)) = (&f.sender, &f.receiver, &m.mptcp) else { return view };
@@ -563,5 +564,24 @@ transport = "mptcp"
         let v = world.view(0);
         assert_eq!((v.device.battery_pct, v.interfaces[1].signal_dbm), (Some(15.0), Some(-115.0)));
         assert_eq!(world.view(1).device, Default::default(), "b has no [[devices]] entry");
+    }
+
+    #[test]
+    fn the_client_sees_its_application() {
+        for (announced, size) in [(true, Some(500_000)), (false, None)] {
+            let text = TWO_PHONES.replace(
+                "client = \"dst\"\ntransport = \"mptcp\"",
+                &format!("client = \"dst\"\ntransport = \"mptcp\"\napp = {{ kind = \"download\", size = \"500kB\", count = 3, size_announced = {announced} }}"),
+            );
+            let source = Source { name: "two.toml".into(), dir: ".".into(), data_dir: None };
+            let model = load(&text, Format::Toml, &source, None).unwrap();
+            let mut world = World::new(&model);
+            world.duration = Time::from_millis(300);
+            world.run(&mut |_| {});
+            let phone = world.view(1);
+            let app = phone.connections[0].app.as_ref().expect("the client sees its application");
+            assert_eq!((app.category.as_str(), app.requests, app.object_size), ("download", 1, size));
+            assert!(world.view(3).connections.iter().all(|c| c.app.is_none()), "the server's view has none");
+        }
     }
 }

@@ -5,8 +5,10 @@
 //! the far end is scheduled as soon as transmission starts) and two when it
 //! had to queue (a TxDone event starts the next transmission), as in htsim.
 //!
-//! `control` feeds the hosts' device-side controllers and carries out their actions.
+//! `control` feeds the hosts' device-side controllers and carries out their
+//! actions; `apps` carries the applications' requests and responses.
 
+mod apps;
 mod control;
 mod energy;
 
@@ -14,6 +16,7 @@ use std::collections::BTreeMap;
 use std::rc::Rc;
 use std::time::Instant;
 
+use crate::app::{self, App};
 use crate::endpoint::{Receiver, Sender};
 use crate::engine::{EventQueue, Seeds};
 use crate::inrpp::InterfaceShare;
@@ -57,6 +60,10 @@ enum Event {
     Hint { slot: u32 },
     /// Interfaces crossed their data limits: tell their hosts (after the packet that did).
     DataLimits,
+    /// A flow's application asked to be woken now.
+    AppWake { flow: u32 },
+    /// An application request that was lost is due to be sent again.
+    RequestResend { flow: u32, id: u32 },
     Sample,
 }
 
@@ -71,6 +78,8 @@ pub struct Flow {
     dependents: Vec<u32>,
     pub sender: Sender,
     pub receiver: Receiver,
+    /// The application on the connection, if any (`crate::app`).
+    pub app: Option<App>,
 }
 
 /// Packet counts for the conservation check: sent = delivered + dropped + in flight.
@@ -104,6 +113,8 @@ pub struct World<'m> {
     pub ctl: Controllers,
     /// The hosts' radios and energy models.
     energy: Energy,
+    /// The applications' `app_ts` samples.
+    pub app_ts: app::Series,
 }
 
 impl<'m> World<'m> {
@@ -158,6 +169,8 @@ impl<'m> World<'m> {
             if let Some(stop) = f.stop {
                 events.schedule(stop, Event::FlowStop { flow: id });
             }
+            // An application's server starts with nothing to send and writes as requests arrive.
+            let sent = if f.app.is_some() { Some(0) } else { f.size };
             let (mut sender, receiver) = match &f.mptcp {
                 None => (
                     Sender::new(
@@ -165,7 +178,7 @@ impl<'m> World<'m> {
                         id,
                         f.src,
                         f.dst,
-                        f.size,
+                        sent,
                         model.header_bytes,
                         f.tcp.clone(),
                         seeds.stream(&format!("flow:{}:cc", f.name)),
@@ -185,7 +198,7 @@ impl<'m> World<'m> {
                         seeds,
                         f.src,
                         f.dst,
-                        f.size,
+                        sent,
                         model.header_bytes,
                         f.tcp.clone(),
                         conf.clone(),
@@ -199,7 +212,8 @@ impl<'m> World<'m> {
             if let Sender::Inrpp(s) = &mut sender {
                 s.timeout_open_loop = f.inrpp_timeout_open_loop;
             }
-            flows.push(Flow { src: f.src, dst: f.dst, start: f.start, started: false, dependents: Vec::new(), sender, receiver });
+            let app = f.app.as_ref().map(App::new);
+            flows.push(Flow { src: f.src, dst: f.dst, start: f.start, started: false, dependents: Vec::new(), sender, receiver, app });
         }
         for (i, f) in flow_models.iter().enumerate() {
             if let Some(a) = f.after {
@@ -231,6 +245,7 @@ impl<'m> World<'m> {
             routers,
             ifaces,
             ctl,
+            app_ts: app::Series::default(),
         };
         world.schedule_hints();
         world.start_controllers();
@@ -271,6 +286,9 @@ impl<'m> World<'m> {
                 let f = &mut self.flows[flow as usize];
                 f.started = true;
                 f.start = self.now;
+                if let Some(app) = &mut f.app {
+                    app.begin(self.now);
+                }
                 let mut io = Io { now: self.now, out: &mut self.out, timers: &mut self.timers };
                 f.sender.start(&mut io);
                 self.flush(flow, true);
@@ -296,6 +314,8 @@ impl<'m> World<'m> {
             Event::CtlApply { slot } => self.ctl_apply(slot),
             Event::Hint { slot } => self.scheduled_hint(slot),
             Event::DataLimits => self.raise_data_limits(),
+            Event::AppWake { flow } => self.app_wake(flow),
+            Event::RequestResend { flow, id } => self.request_resend(flow, id),
             Event::Sample => self.sample(),
         }
     }
@@ -352,9 +372,14 @@ impl<'m> World<'m> {
             self.events.schedule(at, Event::Timer { flow, kind });
         }
         self.observe(flow);
+        self.app_step(flow);
     }
 
     fn drop_packet(&mut self, id: PacketId) {
+        let p = self.pool.get(id);
+        if p.kind == Kind::Request {
+            self.request_lost(p.flow, p.seq as u32);
+        }
         self.counts.dropped += 1;
         self.pool.release(id);
     }
@@ -494,6 +519,9 @@ impl<'m> World<'m> {
             // A module's packet that no module took: its node runs none.
             return self.drop_packet(id);
         }
+        if p.kind == Kind::Request {
+            return self.request_arrived(id);
+        }
         self.counts.delivered += 1;
         let flow = p.flow;
         let f = &mut self.flows[flow as usize];
@@ -595,6 +623,11 @@ impl<'m> World<'m> {
                     };
                     s.subflow(now, i as u32, j as u32, sample);
                 }
+            }
+        }
+        for (i, f) in self.flows.iter_mut().enumerate() {
+            if let Some(sample) = f.app.as_mut().filter(|_| f.started).and_then(|a| a.sample(now)) {
+                self.app_ts.push(now, i as u32, sample);
             }
         }
         for (i, l) in self.links.iter().enumerate() {

@@ -77,6 +77,8 @@ impl Host<'_> {
             bytes_sent: Some(0),
             bytes_received: 0,
             ooo_bytes: None,
+            // Applications run in the simulator only (support.rs refuses them here).
+            app: None,
             subflows: Vec::new(),
         };
         if !at_src {
