@@ -47,12 +47,13 @@ fn bytes_outside(out: &pathpool_sim::RunOutput, sub: u32, from: f64, to: f64) ->
 fn rate_fallback_opens_lte_while_wifi_is_slow_and_closes_it_after() {
     let out = run_toml(&builtin("rate-fallback"));
     let acts: Vec<(f64, String)> = actions(&out, "rate_fallback").into_iter().filter(|a| a.1 != "log").map(|a| (a.0, a.1)).collect();
-    // Wi-Fi drops at 10 s and recovers at 20 s; hold = 1 s, samples every 100 ms.
+    // Wi-Fi drops at 10 s and recovers at 20 s; the rate over a 500 ms
+    // window crosses 8 Mb/s within it, then hold = 1 s; samples every 100 ms.
     assert_eq!(acts.len(), 2, "{acts:?}");
     assert_eq!(acts[0].1, "open_subflow");
-    assert!((11.0..=11.2).contains(&acts[0].0), "opened at {}", acts[0].0);
+    assert!((11.0..=11.6).contains(&acts[0].0), "opened at {}", acts[0].0);
     assert_eq!(acts[1].1, "close_subflow");
-    assert!((21.0..=21.2).contains(&acts[1].0), "closed at {}", acts[1].0);
+    assert!((21.0..=21.6).contains(&acts[1].0), "closed at {}", acts[1].0);
     let subflows = table(&out, "subflows");
     assert_eq!(strs(subflows, "local_interface"), ["phone:wlan0", "phone:lte0"]);
     // The acceptance bound: LTE carries at most 1 % of its bytes outside
@@ -68,8 +69,9 @@ fn reaction_delay_postpones_the_actions() {
     let out = run_toml(&text);
     let acts: Vec<(f64, String)> = actions(&out, "rate_fallback").into_iter().filter(|a| a.1 != "log").map(|a| (a.0, a.1)).collect();
     assert_eq!(acts.len(), 2, "{acts:?}");
-    assert!((11.25..=11.45).contains(&acts[0].0), "opened at {}", acts[0].0);
-    assert!((21.25..=21.45).contains(&acts[1].0), "closed at {}", acts[1].0);
+    let plain: Vec<f64> = actions(&run_toml(&builtin("rate-fallback")), "rate_fallback").into_iter().filter(|a| a.1 != "log").map(|a| a.0).collect();
+    assert!((acts[0].0 - plain[0] - 0.25).abs() < 1e-9, "opened at {} (without delay {})", acts[0].0, plain[0]);
+    assert!((acts[1].0 - plain[1] - 0.25).abs() < 1e-9, "closed at {} (without delay {})", acts[1].0, plain[1]);
 }
 
 /// A download to a phone that connects (`client = "dst"`): the phone's

@@ -3,12 +3,17 @@
 //! below a threshold for `hold`, and close it once the primary's rate has
 //! stayed at or above the threshold for `hold` again.
 //!
-//! The rate is measured between consecutive samples from the bytes the
-//! primary subflow carried (acknowledged at a sender, received at a
-//! receiver), so the rule means the same on both planes and in both roles.
-//! A primary with no open subflow (its interface down) counts as rate 0.
+//! The rate is measured at every sample over the last `window` (default
+//! 500 ms) from the bytes the primary subflows carried (acknowledged at a
+//! sender, received at a receiver), so the rule means the same on both
+//! planes and in both roles. The window is longer than the sampling period
+//! because a real sender's cumulative ACK moves in jumps: after a loss
+//! recovery through a deep queue Linux releases up to a queue's worth of
+//! acknowledged bytes in one sample, which a 100 ms measurement reads as a
+//! burst of rate (docs/lab.md, Controllers). A primary with no open
+//! subflow (its interface down) counts as rate 0.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 
 use super::{Action, ActionKind, Built, ConnId, Controller, Event, Host, View};
 use crate::cc::params::Params;
@@ -20,6 +25,7 @@ pub struct RateFallback {
     /// bit/s.
     threshold: f64,
     hold: Time,
+    window: Time,
     backup: bool,
     conns: BTreeMap<ConnId, Watch>,
 }
@@ -27,8 +33,8 @@ pub struct RateFallback {
 /// One connection's measurement.
 #[derive(Default)]
 struct Watch {
-    /// The previous sample: (time, primary's bytes).
-    last: Option<(Time, u64)>,
+    /// Samples of (time, primary's bytes) over the last window, oldest first.
+    samples: VecDeque<(Time, u64)>,
     /// Since when the rate has been below / at or above the threshold.
     below_since: Option<Time>,
     above_since: Option<Time>,
@@ -60,9 +66,10 @@ pub fn build(p: &mut Params, host: &Host) -> Built {
         p.problem("threshold", "required: the primary's rate below which the secondary opens (e.g. \"5Mbps\")".to_string());
     }
     let hold = p.duration("hold", Time::from_secs(1), |t| t > Time::ZERO, "positive");
+    let window = p.duration("window", Time::from_millis(500), |t| t > Time::ZERO, "positive");
     let backup = p.flag("backup", false);
     Built {
-        controller: Box::new(RateFallback { primary, secondary, threshold: threshold.unwrap_or(1.0), hold, backup, conns: BTreeMap::new() }),
+        controller: Box::new(RateFallback { primary, secondary, threshold: threshold.unwrap_or(1.0), hold, window, backup, conns: BTreeMap::new() }),
         actions: vec![ActionKind::OpenSubflow, ActionKind::CloseSubflow, ActionKind::Log],
     }
 }
@@ -76,11 +83,15 @@ impl Controller for RateFallback {
             let primary_bytes: u64 = c.subflows.iter().filter(|s| s.local == self.primary).map(|s| s.bytes).sum();
             let primary_open = c.subflows.iter().any(|s| s.open && s.local == self.primary);
             let w = self.conns.entry(c.id).or_default();
-            let Some((t0, b0)) = w.last.replace((now, primary_bytes)) else { continue };
-            if now <= t0 {
-                continue;
+            let last = w.samples.back().map(|s| s.0);
+            w.samples.push_back((now, primary_bytes));
+            // The window starts at the newest sample at least `window` old.
+            while w.samples.len() > 2 && now - w.samples[1].0 >= self.window {
+                w.samples.pop_front();
             }
-            let rate = if primary_open { primary_bytes.saturating_sub(b0) as f64 * 8.0 / (now - t0).secs() } else { 0.0 };
+            let Some(t0) = last.filter(|&l| now > l) else { continue };
+            let (start, b0) = w.samples[0];
+            let rate = if primary_open { primary_bytes.saturating_sub(b0) as f64 * 8.0 / (now - start).secs() } else { 0.0 };
             if rate < self.threshold {
                 w.above_since = None;
                 w.below_since.get_or_insert(t0);
