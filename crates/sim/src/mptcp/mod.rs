@@ -58,6 +58,22 @@ pub struct MptcpConfig {
     pub actions: Vec<(Time, Action)>,
 }
 
+impl MptcpConfig {
+    /// The (local, remote) pairs with a route both ways, as the source
+    /// (`at_src`) or the destination sees them (a controller's `paths`).
+    pub fn paths_seen_from(&self, at_src: bool) -> Vec<(u16, u16)> {
+        let mut paths: Vec<(u16, u16)> = self
+            .reachable
+            .iter()
+            .enumerate()
+            .flat_map(|(l, row)| row.iter().enumerate().filter(|(_, &ok)| ok).map(move |(r, _)| (l as u16, r as u16)))
+            .map(|(l, r)| if at_src { (l, r) } else { (r, l) })
+            .collect();
+        paths.sort_unstable();
+        paths
+    }
+}
+
 /// Which end of the connection an interface belongs to.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum End {

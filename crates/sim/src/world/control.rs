@@ -336,14 +336,7 @@ impl World<'_> {
         view.fallback = tx.fell_back();
         view.path_manager = conf.path_manager.clone();
         view.initial = turn(conf.initial);
-        for (l, row) in conf.reachable.iter().enumerate() {
-            for (r, &ok) in row.iter().enumerate() {
-                if ok {
-                    view.paths.push(turn((l as u16, r as u16)));
-                }
-            }
-        }
-        view.paths.sort_unstable();
+        view.paths = conf.paths_seen_from(at_src);
         for (j, sf) in tx.subflows().iter().enumerate() {
             let (local, remote) = turn((sf.local, sf.remote));
             let s = &sf.sender;

@@ -94,14 +94,7 @@ impl Host<'_> {
         view.multipath = true;
         view.path_manager = conf.path_manager.clone();
         view.initial = turn(conf.initial);
-        for (l, row) in conf.reachable.iter().enumerate() {
-            for (r, &ok) in row.iter().enumerate() {
-                if ok {
-                    view.paths.push(turn((l as u16, r as u16)));
-                }
-            }
-        }
-        view.paths.sort_unstable();
+        view.paths = conf.paths_seen_from(at_src);
         let fd = socket.as_ref().map(|s| s.as_fd());
         if let (true, Some(fd)) = (at_src, fd) {
             // Data acknowledged at the connection level (DATA_ACK, RFC 8684 §3.3.2).
