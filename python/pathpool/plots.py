@@ -52,7 +52,8 @@ def overview_figure(results: Results) -> Figure:
     flow legend.
 
     A run with energy models (``[[devices]]``) gets a row with each radio's
-    power over time and the energy per interface and model.
+    power over time and the energy per interface and model; a run with video
+    sessions (``app_ts``) a row with their buffer level and bitrate over time.
 
     A run with INRPP routers (``inrpp_interfaces`` not empty) gets a row
     of two panels: the cache occupancy over time of the INRPP interfaces whose
@@ -66,7 +67,8 @@ def overview_figure(results: Results) -> Figure:
     inrpp_interfaces = results.frame("inrpp_interfaces")
     inrpp = not inrpp_interfaces.empty
     energy = "energy" in results.tables and results.tables["energy"].num_rows > 0
-    rows = 2 + inrpp + energy
+    video = "app_ts" in results.tables and results.tables["app_ts"].num_rows > 0
+    rows = 2 + inrpp + energy + video
     fig = Figure(figsize=(14, 4.25 * rows), layout="constrained")
     panels = fig.subplots(rows, 2)
     (ax_goodput, ax_cwnd), (ax_queue, ax_bars) = panels[:2]
@@ -88,6 +90,13 @@ def overview_figure(results: Results) -> Figure:
         _plot_radio_power(ax_power, results.frame("radio_ts"))
         _plot_energy_bars(ax_joules, results.frame("energy"))
         timelines.append(ax_power)
+        row += 1
+    if video:
+        ax_buffer, ax_bitrate = panels[row]
+        app_ts = results.frame("app_ts")
+        _plot_app_series(ax_buffer, app_ts, "buffer_s", "Video buffer", "buffer (s)", colors)
+        _plot_app_series(ax_bitrate, app_ts, "bitrate_bps", "Video bitrate", "bitrate (Mb/s)", colors, scale=1e-6)
+        timelines.extend([ax_buffer, ax_bitrate])
     for ax in timelines:
         ax.set_xlim(0, summary.get("duration_s") or None)
     _mark_controller_actions(timelines, results)
@@ -323,6 +332,18 @@ def _plot_radio_power(ax: Axes, radio_ts: pd.DataFrame) -> None:
     ax.set_ylim(bottom=0)
     ax.grid(alpha=0.3)
     ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.14), ncols=3, fontsize="small", frameon=False)
+
+
+def _plot_app_series(ax: Axes, app_ts: pd.DataFrame, column: str, title: str, ylabel: str, colors: dict,
+                     scale: float = 1.0) -> None:
+    """One line per video session (its flow's colour) of an ``app_ts`` column."""
+    for flow_id, series in app_ts.sort_values("time_s").groupby("flow_id", sort=True):
+        ax.step(series["time_s"], series[column] * scale, where="post", color=colors.get(flow_id), linewidth=1.3)
+    ax.set_title(title)
+    ax.set_xlabel("time (s)")
+    ax.set_ylabel(ylabel)
+    ax.set_ylim(bottom=0)
+    ax.grid(alpha=0.3)
 
 
 def _plot_energy_bars(ax: Axes, energy: pd.DataFrame) -> None:
