@@ -110,7 +110,12 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
                 } else {
                     cc_refusals(&flow, &f.tcp, kernel, &mut out);
                 }
-                if m.scheduler != "minrtt" && !kernel.schedulers.contains(&m.scheduler) {
+                if m.scheduler.starts_with("green") {
+                    out.push(format!(
+                        "{flow}: mptcp.scheduler '{}': Green MPTCP's scheduler needs a BPF MPTCP scheduler, which this kernel lacks; the lab runs Rules 1 and 3 (path_manager = \"green\", cc = \"bbr\") with the default scheduler (\"minrtt\")",
+                        m.scheduler
+                    ));
+                } else if m.scheduler != "minrtt" && !kernel.schedulers.contains(&m.scheduler) {
                     out.push(format!(
                         "{flow}: mptcp.scheduler '{}': this kernel's MPTCP schedulers are {} (\"minrtt\" runs as \"default\")",
                         m.scheduler,
@@ -119,6 +124,11 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
                 }
                 if m.options_stripped {
                     out.push(format!("{flow}: mptcp.strip_options: the lab has no middlebox that strips MPTCP options"));
+                }
+                if model.lab.path_manager == LabPathManager::Kernel && m.path_manager == "green" {
+                    out.push(format!(
+                        "{flow}: mptcp.path_manager 'green': the in-kernel path manager cannot wait for the initial burst; use [lab] path_manager = \"userspace\""
+                    ));
                 }
                 if model.lab.path_manager == LabPathManager::Kernel && !m.actions.is_empty() {
                     out.push(format!(
@@ -314,6 +324,22 @@ mod tests {
         assert!(r[2].contains("flow 'm': mptcp.coupling 'lia'"), "{}", r[2]);
         assert!(r[3].contains("mptcp.scheduler 'blest'"), "{}", r[3]);
         assert!(r[4].contains("mptcp.baselines"), "{}", r[4]);
+    }
+
+    #[test]
+    fn green_path_manager_needs_the_userspace_path_manager() {
+        let flow = r#"
+            [[flows]]
+            src = "c"
+            dst = "s"
+            transport = "mptcp"
+            tcp = { cc = "bbr" }
+            mptcp = { coupling = "uncoupled", path_manager = "green" }
+            "#;
+        assert_eq!(refusals(&model(flow), &kernel()), Vec::<String>::new());
+        let r = refusals(&model(&format!("{flow}\n[lab]\npath_manager = \"kernel\"\n")), &kernel());
+        assert_eq!(r.len(), 1, "{r:#?}");
+        assert!(r[0].starts_with("flow 'f0': mptcp.path_manager 'green': the in-kernel path manager cannot wait"), "{}", r[0]);
     }
 
     /// A controller on client `c` (two interfaces) that falls back to eth1.

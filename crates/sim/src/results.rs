@@ -148,6 +148,7 @@ pub fn baselines(model: &Model, goodputs: &[f64]) -> (Table, Vec<Option<f64>>) {
                 scheduler: "minrtt".into(),
                 coupling: "uncoupled".into(),
                 path_manager: "single_path".into(),
+                path_manager_params: Default::default(),
                 options_stripped: false,
                 baselines: false,
                 initial: (l, r),

@@ -26,7 +26,7 @@ pub use action::{Action, ActionKind};
 pub use event::{CloseReason, Event, Hint};
 pub use view::View;
 
-use std::collections::{BTreeMap, BTreeSet};
+use std::collections::BTreeMap;
 
 use crate::cc::params::{ParamTable, Params};
 use crate::net::NodeId;
@@ -101,10 +101,12 @@ pub struct Attached {
 /// order. Both planes attach the same list.
 pub fn attach(model: &Model, flows: &[FlowModel], explicit: bool) -> Vec<Attached> {
     let mut timed: BTreeMap<NodeId, Vec<(Time, ConnId, crate::mptcp::Action)>> = BTreeMap::new();
-    let mut clients = BTreeSet::new();
+    let mut clients: BTreeMap<NodeId, BTreeMap<ConnId, Box<dyn crate::mptcp::path_manager::PathManager>>> = BTreeMap::new();
     for (i, f) in flows.iter().enumerate() {
         let Some(conf) = &f.mptcp else { continue };
-        clients.insert(f.client);
+        let pm = crate::mptcp::path_manager::build(&conf.path_manager, &conf.path_manager_params)
+            .unwrap_or_else(|_| panic!("path manager '{}' passed validation", conf.path_manager));
+        clients.entry(f.client).or_default().insert(i as ConnId, pm);
         for &(at, action) in &conf.actions {
             timed.entry(f.client).or_default().push((at, i as ConnId, action.seen_from(f.client == f.src)));
         }
@@ -117,8 +119,8 @@ pub fn attach(model: &Model, flows: &[FlowModel], explicit: bool) -> Vec<Attache
         reaction_delay: Time::ZERO,
     };
     let mut out = Vec::new();
-    for host in clients {
-        out.push(implicit(host, "path_manager", Box::new(path_manager::PathManagers)));
+    for (host, managers) in clients {
+        out.push(implicit(host, "path_manager", Box::new(path_manager::PathManagers::new(managers))));
         if let Some(actions) = timed.remove(&host) {
             out.push(implicit(host, "timed", Box::new(timed::TimedActions { actions })));
         }

@@ -43,6 +43,8 @@ pub struct MptcpConfig {
     pub scheduler: String,
     pub coupling: String,
     pub path_manager: String,
+    /// Its parameters (`path_manager::build` checks them).
+    pub path_manager_params: crate::cc::ParamTable,
     /// A middlebox strips MPTCP options from the initial handshake, so the
     /// connection falls back to TCP on the initial subflow (RFC 8684 §3.7).
     pub options_stripped: bool,

@@ -531,7 +531,15 @@ impl MptcpSender {
                     });
                 }
                 Step::Penalise { subflow } => self.subflows[subflow].sender.penalise(),
-                Step::Wait => return,
+                Step::Wait => {
+                    let v = self.queue.view(io.now);
+                    if v.new_data.is_none() && v.reinject.is_none() {
+                        for sf in self.subflows.iter_mut().filter(|s| s.state == SubflowState::Open) {
+                            sf.sender.check_app_limited();
+                        }
+                    }
+                    return;
+                }
             }
         }
     }

@@ -29,8 +29,16 @@ pub struct MptcpSpec {
     pub scheduler: Option<String>,
     /// `lia` (default), `olia`, `balia`, or `uncoupled` (each subflow runs `tcp.cc`).
     pub coupling: Option<String>,
-    /// `fullmesh` (default), `backup`, `single_path`.
+    /// `fullmesh` (default), `backup`, `single_path`, `green` (Green MPTCP's Rule 1).
     pub path_manager: Option<String>,
+    /// The path manager's parameters: `green` takes `burst` (bytes the
+    /// connection carries before it opens more subflows, default 14480).
+    pub path_manager_params: Option<crate::cc::ParamTable>,
+    /// The interface the initial subflow uses ("iface" or "node:iface", at
+    /// either end); the other end's is the one the route would use if it
+    /// can reach it, else the first that can. Default: the interfaces of the
+    /// node-level route from the source to the destination.
+    pub initial: Option<String>,
     /// A middlebox on the path strips MPTCP options: the connection falls
     /// back to TCP on its initial subflow (RFC 8684 §3.7).
     #[serde(default)]
@@ -104,11 +112,24 @@ pub fn resolve(spec: &MptcpSpec, f: &FlowModel, field: &str, net: &Network, p: &
                 .collect()
         })
         .collect();
-    let Some(initial) = initial_pair(f, net).filter(|&(l, r)| reachable[l as usize][r as usize]) else {
+    let Some(routed) = initial_pair(f, net).filter(|&(l, r)| reachable[l as usize][r as usize]) else {
         p.add(format!("{field}.dst"), "no interface pair along the route to the destination can carry the initial subflow");
         return None;
     };
+    let initial = match &spec.initial {
+        None => routed,
+        Some(name) => chosen_initial(name, routed, &reachable, f, &format!("{field}.mptcp.initial"), net, p)?,
+    };
     let path_manager = spec.path_manager.clone().unwrap_or_else(|| "fullmesh".into());
+    let path_manager_params = spec.path_manager_params.clone().unwrap_or_default();
+    // An unknown name is reported by `check_spec`.
+    if path_manager::names().contains(&path_manager.as_str()) {
+        if let Err(problems) = path_manager::build(&path_manager, &path_manager_params) {
+            for (key, message) in problems {
+                p.add(format!("{field}.mptcp.path_manager_params.{key}"), message);
+            }
+        }
+    }
     let pairs = reachable.iter().flatten().filter(|&&r| r).count();
     if path_manager != "single_path" && pairs > MAX_OPEN_SUBFLOWS {
         p.add(
@@ -131,6 +152,7 @@ pub fn resolve(spec: &MptcpSpec, f: &FlowModel, field: &str, net: &Network, p: &
         scheduler: spec.scheduler.clone().unwrap_or_else(|| "minrtt".into()),
         coupling: spec.coupling.clone().unwrap_or_else(|| "lia".into()),
         path_manager,
+        path_manager_params,
         options_stripped: spec.strip_options,
         baselines: spec.baselines,
         initial,
@@ -158,6 +180,21 @@ fn initial_pair(f: &FlowModel, net: &Network) -> Option<(u16, u16)> {
     let local = net.ifaces.of(f.src).iter().position(|i| Some(i.out) == first)?;
     let remote = net.ifaces.of(f.dst).iter().position(|i| Some(i.inbound) == last)?;
     Some((local as u16, remote as u16))
+}
+
+/// The initial pair through interface `name` of either end: the other end's
+/// interface is the routed pair's if reachable, else the first reachable one.
+fn chosen_initial(name: &str, routed: (u16, u16), reachable: &[Vec<bool>], f: &FlowModel, field: &str, net: &Network, p: &mut Problems) -> Option<(u16, u16)> {
+    let (end, k) = interface(name, f.src, f.dst, net.nodes, field, p)?;
+    let pairs = |l: u16, r: u16| reachable[l as usize][r as usize];
+    let found = match end {
+        End::Local => std::iter::once(routed.1).chain(0..reachable[0].len() as u16).find(|&r| pairs(k, r)).map(|r| (k, r)),
+        End::Remote => std::iter::once(routed.0).chain(0..reachable.len() as u16).find(|&l| pairs(l, k)).map(|l| (l, k)),
+    };
+    if found.is_none() {
+        p.add(field, format!("no route both ways between '{name}' and any interface of the other end"));
+    }
+    found
 }
 
 /// Finds interface `name` ("iface" or "node:iface") at the flow's source or destination.

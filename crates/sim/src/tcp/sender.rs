@@ -273,6 +273,16 @@ impl TcpSender {
         self.board.mappings().chain(queued.into_iter().flatten())
     }
 
+    /// The MPTCP connection has no more data from the application: a
+    /// subflow with nothing queued and room in its window is
+    /// application-limited (draft-cheng §3.3, CheckIfApplicationLimited).
+    pub fn check_app_limited(&mut self) {
+        let pipe = self.in_flight();
+        if self.queued_bytes() == 0 && pipe < self.ccs.cwnd {
+            self.rate.mark_app_limited(pipe);
+        }
+    }
+
     /// Sends what the window allows now (after the connection pushed data).
     pub fn send_pending(&mut self, io: &mut Io) {
         self.send_what_we_can(io);
@@ -564,9 +574,12 @@ impl TcpSender {
                 Source::Mapped { queue, .. } => queue.front().map_or((0, 0, false), |&(dsn, len)| (dsn, len as u64, false)),
             };
             if len == 0 {
-                if pipe < self.ccs.cwnd {
-                    // Out of data with room in the window: rate samples now
-                    // reflect the application (draft-cheng §3.3, CheckIfApplicationLimited).
+                // A single-path sender out of data with room in the window:
+                // rate samples now reflect the application (draft-cheng
+                // §3.3, CheckIfApplicationLimited). A subflow out of mapped
+                // data is not application-limited while its connection has
+                // more: the connection decides (`check_app_limited`).
+                if pipe < self.ccs.cwnd && matches!(self.source, Source::App { .. }) {
                     self.rate.mark_app_limited(pipe);
                 }
                 return;

@@ -43,7 +43,7 @@ pub struct Seen {
     changes: u64,
     /// Per subflow: established, state, backup.
     subflows: Vec<(bool, SubflowState, bool)>,
-    /// (bytes, instance) that asked to hear when the connection carried them, ascending.
+    /// (bytes, instance) that asked to hear when the connection carried them, in the order asked.
     thresholds: Vec<(u64, u32)>,
 }
 
@@ -221,11 +221,20 @@ impl World<'_> {
                 }
             }
         }
-        let delivered = f.receiver.delivered();
+        // What each end has carried, both ways, as its own stack counts it:
+        // the source the data acknowledged, the destination the data received
+        // (the simulator's connections carry data one way).
+        let (acked, delivered) = (f.sender.data_acked().unwrap_or(0), f.receiver.delivered());
+        let instances = &self.ctl.instances;
+        let carried = |i: u32| if instances[i as usize].host == f.src { acked } else { delivered };
         let mut reached = Vec::new();
-        while seen.thresholds.first().is_some_and(|&(b, _)| b <= delivered) {
-            reached.push(seen.thresholds.remove(0));
-        }
+        seen.thresholds.retain(|&(b, i)| {
+            let hit = b <= carried(i);
+            if hit {
+                reached.push((b, i));
+            }
+            !hit
+        });
         if !seen.closed && f.receiver.finished_at().is_some() {
             seen.closed = true;
             events.push(CtlEvent::ConnectionClosed { conn: flow });
@@ -379,9 +388,7 @@ impl World<'_> {
             }
             Action::Log { .. } => Ok(None),
             Action::WatchBytes { conn, bytes } => self.own(host, *conn).map(|()| {
-                let t = &mut self.ctl.seen[*conn as usize].thresholds;
-                let at = t.partition_point(|&(b, _)| b <= *bytes);
-                t.insert(at, (*bytes, i));
+                self.ctl.seen[*conn as usize].thresholds.push((*bytes, i));
                 None
             }),
             Action::OpenSubflow { conn, local, remote, backup } => self.open(host, *conn, *local, *remote, *backup).map(Some),

@@ -189,7 +189,7 @@ impl Host<'_> {
         let mut k = 0;
         while k < self.watches.len() {
             let (conn, bytes, i) = self.watches[k];
-            let carried = self.view_connection(conn, now).map_or(0, |c| c.bytes_sent.unwrap_or(0).max(c.bytes_received));
+            let carried = self.view_connection(conn, now).map_or(0, |c| c.bytes_sent.unwrap_or(0) + c.bytes_received);
             if carried >= bytes {
                 self.watches.remove(k);
                 self.deliver(i, now, &Event::BytesCarried { conn, bytes }, std::time::Instant::now());

@@ -10,10 +10,17 @@
 //! and their data is reinjected (`MptcpSender::interface_event`). Device-side
 //! controllers open, close and re-flag subflows at any time through
 //! `MptcpSender`'s API instead.
+//!
+//! A manager may also wait for the connection to carry some bytes before it
+//! wants anything (`wait_for_bytes`, Green MPTCP's Rule 1): it is then asked
+//! again when the connection has carried them.
 
 pub mod backup;
 pub mod fullmesh;
+pub mod green;
 pub mod single_path;
+
+use crate::cc::params::{ParamTable, Params};
 
 /// Interface pairs are (local, remote): the flow source's interface index and the destination's.
 pub type Pair = (u16, u16);
@@ -28,6 +35,9 @@ pub struct Candidates<'a> {
     pub remote_up: &'a [bool],
     /// Pairs that have an open subflow.
     pub open: &'a [Pair],
+    /// Bytes the connection has carried, both directions: acknowledged
+    /// bytes sent plus bytes received.
+    pub carried: u64,
 }
 
 impl Candidates<'_> {
@@ -51,20 +61,30 @@ pub struct Open {
 pub trait PathManager {
     /// The subflows to open now.
     fn wanted(&mut self, c: &Candidates) -> Vec<Open>;
+
+    /// Ask `wanted` again once the connection has carried this many bytes.
+    fn wait_for_bytes(&self) -> Option<u64> {
+        None
+    }
 }
 
 /// Path-manager names accepted in scenarios.
 pub fn names() -> &'static [&'static str] {
-    &["fullmesh", "backup", "single_path"]
+    &["fullmesh", "backup", "single_path", "green"]
 }
 
-pub fn make(name: &str) -> Box<dyn PathManager> {
-    match name {
+/// Builds manager `name` with its parameters (`mptcp.path_manager_params`;
+/// only `green` takes one, `burst`). Err: (parameter, problem) pairs.
+pub fn build(name: &str, params: &ParamTable) -> Result<Box<dyn PathManager>, Vec<(String, String)>> {
+    let mut p = Params::new(name, params);
+    let pm: Box<dyn PathManager> = match name {
         "fullmesh" => Box::new(fullmesh::FullMesh),
         "backup" => Box::new(backup::BackupMode),
         "single_path" => Box::new(single_path::SinglePath),
+        "green" => Box::new(green::Green { burst: p.bytes("burst", |b| b > 0, "positive").unwrap_or(green::DEFAULT_BURST) }),
         other => panic!("path manager '{other}' passed validation but is unknown"),
-    }
+    };
+    p.finish().map(|()| pm)
 }
 
 #[cfg(test)]
@@ -77,6 +97,6 @@ pub(crate) mod testing {
     }
 
     pub fn candidates<'a>(reachable: &'a [Vec<bool>], up: &'a [bool], open: &'a [Pair]) -> Candidates<'a> {
-        Candidates { initial: (0, 0), reachable, local_up: up, remote_up: &up[..2], open }
+        Candidates { initial: (0, 0), reachable, local_up: up, remote_up: &up[..2], open, carried: 0 }
     }
 }
