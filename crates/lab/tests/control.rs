@@ -163,3 +163,91 @@ fn a_phone_initiated_download_opens_its_subflows_from_the_phone() {
     assert!(acked.iter().all(|&b| b > 100e3), "{acked:?}");
     assert!(goodput > 0.8 * 20e6, "{goodput}");
 }
+
+/// Green MPTCP's Rule 1: an agent on two disjoint paths (RTT 40 and 30 ms)
+/// sends `size` with the green path manager; samples every 10 ms.
+fn green(size: &str) -> String {
+    format!(
+        r#"
+[sim]
+duration = "3s"
+sample_interval = "10ms"
+[[nodes]]
+name = "agent"
+[[nodes]]
+name = "r1"
+kind = "router"
+[[nodes]]
+name = "r2"
+kind = "router"
+[[nodes]]
+name = "server"
+[[links]]
+a = "agent:wlan0"
+b = "r1"
+rate = "10Mbps"
+delay = "10ms"
+[[links]]
+a = "agent:wlan1"
+b = "r2"
+rate = "10Mbps"
+delay = "5ms"
+[[links]]
+a = "r1"
+b = "server"
+rate = "100Mbps"
+delay = "10ms"
+[[links]]
+a = "r2"
+b = "server"
+rate = "100Mbps"
+delay = "10ms"
+[[flows]]
+src = "agent"
+dst = "server"
+size = "{size}"
+transport = "mptcp"
+tcp = {{ cc = "cubic" }}
+mptcp = {{ initial = "wlan0", coupling = "uncoupled", path_manager = "green" }}
+"#
+    )
+}
+
+#[test]
+fn the_green_path_manager_joins_after_the_burst_on_both_planes() {
+    if !runnable("the_green_path_manager_joins_after_the_burst_on_both_planes") {
+        return;
+    }
+    // A 10 kB message: no join on either plane.
+    for (plane, tables) in [("simulator", pathpool_sim::run(&model(&green("10kB")), &mut |_| {}).tables), ("lab", lab(&green("10kB")).unwrap().tables)] {
+        assert_eq!(strs(table(&tables, "subflows"), "local_interface"), ["agent:wlan0"], "{plane}");
+        assert!(actions(&tables, "path_manager").iter().all(|a| a.1 != "open_subflow"), "{plane}");
+    }
+    // 200 kB: the join follows the crossing of 14 480 acknowledged bytes,
+    // which the lab's own 10 ms samples of the initial subflow bound.
+    let sim = pathpool_sim::run(&model(&green("200kB")), &mut |_| {}).tables;
+    let out = lab(&green("200kB")).unwrap();
+    let join = |tables: &[Table]| actions(tables, "path_manager").into_iter().find(|a| a.1 == "open_subflow").expect("a join").0;
+    let (sim_join, lab_join) = (join(&sim), join(&out.tables));
+    let mut carried = 0.0;
+    let crossing = subflow_series(&out.tables, 0)
+        .into_iter()
+        .find(|&(_, bps)| {
+            carried += bps * 0.01 / 8.0;
+            carried >= 14_480.0
+        })
+        .expect("the burst was carried")
+        .0;
+    eprintln!("FIGURE green join: simulator {sim_join:.3} s, lab {lab_join:.3} s, lab's sampled crossing in ({:.3}, {crossing:.3}] s", crossing - 0.01);
+    assert!(lab_join >= crossing - 0.01 - 0.002 && lab_join <= crossing + 0.01 + 0.002, "lab joined at {lab_join}, crossing in ({}, {crossing}]", crossing - 0.01);
+    assert_eq!(strs(table(&out.tables, "subflows"), "local_interface"), ["agent:wlan0", "agent:wlan1"]);
+    // The lab's initial subflow is established later than the simulator's
+    // (83 ms against 40 ms in the runs so far; not yet explained — the
+    // first packets of a run crossing the userspace delay emulator, or
+    // neighbour resolution over the delayed links, are suspects); from
+    // establishment to join the planes agree.
+    let established = |tables: &[Table]| f64s(table(tables, "subflows"), "established_s")[0];
+    let (sim_after, lab_after) = (sim_join - established(&sim), lab_join - established(&out.tables));
+    eprintln!("FIGURE green join after establishment: simulator {:.1} ms, lab {:.1} ms", sim_after * 1e3, lab_after * 1e3);
+    assert!((lab_after - sim_after).abs() < 0.015, "simulator {sim_after}, lab {lab_after}");
+}
