@@ -394,7 +394,7 @@ impl World<'_> {
                 if !scheduler::names().contains(&name.as_str()) {
                     Err(format!("unknown scheduler '{name}' (known: {})", scheduler::names().join(", ")))
                 } else {
-                    self.on_mptcp(host, *conn, |s, io| s.set_scheduler(name, io)).map(|()| None)
+                    self.on_mptcp(host, *conn, |s, io| s.set_scheduler(name, io)).and_then(|r| r).map(|()| None)
                 }
             }
         };
