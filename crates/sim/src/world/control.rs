@@ -537,6 +537,24 @@ transport = "mptcp"
     }
 
     #[test]
+    fn switching_to_green_needs_the_senders_energy_profile() {
+        let source = Source { name: "two.toml".into(), dir: ".".into(), data_dir: None };
+        let switch = |text: &str| {
+            let model = load(text, Format::Toml, &source, None).unwrap();
+            let mut world = World::new(&model);
+            world.duration = Time::from_millis(300);
+            world.run(&mut |_| {});
+            let on_a = world.ctl.by_host[0][0];
+            world.apply(on_a, &CtlEvent::Sample, Action::SetScheduler { conn: 0, scheduler: "green".into() });
+            world.ctl.log.rows.last().unwrap().outcome.clone()
+        };
+        let refused = switch(TWO_PHONES);
+        assert!(refused.starts_with("refused: 'green' needs the data sender's energy profile"), "{refused}");
+        let with_costs = format!("{TWO_PHONES}[[devices]]\nhost = \"a\"\nlinear = {{ w = {{ wlan0 = 1, lte0 = 3 }} }}\n");
+        assert_eq!(switch(&with_costs), "done");
+    }
+
+    #[test]
     fn device_hints_reach_the_view_at_their_times() {
         let text = format!(
             "{TWO_PHONES}[[devices]]\nhost = \"a\"\nbattery = [[\"0s\", 80], [\"0.5s\", 15]]\nscreen = [[\"0.2s\", false]]\n\
