@@ -146,6 +146,8 @@ pub fn baselines(model: &Model, goodputs: &[f64]) -> (Table, Vec<Option<f64>>) {
         for (l, r) in baseline_pairs(c) {
             let single = MptcpConfig {
                 scheduler: "minrtt".into(),
+                scheduler_params: Default::default(),
+                energy_profile: None,
                 coupling: "uncoupled".into(),
                 path_manager: "single_path".into(),
                 path_manager_params: Default::default(),

@@ -56,6 +56,13 @@ impl LinearParams {
         p.finish()?;
         Ok(LinearParams { reading, w_device })
     }
+
+    /// g_i = w_i + w_D/n for each of the n interfaces' weights `w`: a
+    /// channel's cost with the device's spread over the interfaces (§3.2,
+    /// before eq. 3), which the green scheduler splits data by.
+    pub fn channel_weights(&self, w: &[f64]) -> Vec<f64> {
+        w.iter().map(|w_i| w_i + self.w_device / w.len() as f64).collect()
+    }
 }
 
 /// Eq. 1 over one session's traffic, interfaces numbered from 0.
@@ -182,6 +189,11 @@ mod tests {
         let keys: Vec<&str> = e.iter().map(|(k, _)| k.as_str()).collect();
         assert_eq!(keys, ["reading", "w_device", "wd"]);
         assert_eq!(e[1].1, "must be 0 or more, got -1");
+    }
 
+    #[test]
+    fn channel_weights_spread_the_device_over_the_interfaces() {
+        let p = LinearParams { reading: Reading::Data, w_device: 10.0 };
+        assert_eq!(p.channel_weights(&[1.0, 3.0]), [6.0, 8.0]);
     }
 }

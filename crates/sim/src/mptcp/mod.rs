@@ -35,12 +35,20 @@ pub mod timers;
 pub use receiver::MptcpReceiver;
 pub use sender::MptcpSender;
 
+use crate::cc::ParamTable;
 use crate::time::Time;
 
 /// A flow's resolved MPTCP settings (see `scenario::mptcp`).
 #[derive(Debug, Clone)]
 pub struct MptcpConfig {
+    /// The scheduler the connection starts with (a controller may switch it).
     pub scheduler: String,
+    /// `scheduler`'s parameters; a scheduler switched to at run time has
+    /// its defaults unless it is `scheduler` itself.
+    pub scheduler_params: ParamTable,
+    /// g_i = w_i + w_device/n by the source's interface index (Green MPTCP
+    /// §3.2), from the source host's `[[devices]]` linear model, if it has one.
+    pub energy_profile: Option<Vec<f64>>,
     pub coupling: String,
     pub path_manager: String,
     /// Its parameters (`path_manager::build` checks them).
@@ -61,6 +69,13 @@ pub struct MptcpConfig {
 }
 
 impl MptcpConfig {
+    /// What scheduler `name` is built from on this connection.
+    pub fn scheduler_setup(&self, name: &str) -> scheduler::Setup<'_> {
+        const DEFAULTS: &ParamTable = &ParamTable::new();
+        let params = if name == self.scheduler { &self.scheduler_params } else { DEFAULTS };
+        scheduler::Setup { params, energy_profile: self.energy_profile.as_deref() }
+    }
+
     /// The (local, remote) pairs with a route both ways, as the source
     /// (`at_src`) or the destination sees them (a controller's `paths`).
     pub fn paths_seen_from(&self, at_src: bool) -> Vec<(u16, u16)> {

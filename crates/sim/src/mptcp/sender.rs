@@ -174,7 +174,8 @@ impl MptcpSender {
             dst,
             header_bytes,
             coupling: Shared::default(),
-            scheduler: scheduler::make(&conf.scheduler),
+            scheduler: scheduler::make(&conf.scheduler, &conf.scheduler_setup(&conf.scheduler))
+                .unwrap_or_else(|e| panic!("scheduler '{}' passed validation but: {e}", conf.scheduler)),
             queue: SendQueue::new(size, cfg.mss as u64, cfg.rcv_buffer),
             subflows: Vec::new(),
             timers: SubflowTimers::default(),
@@ -226,11 +227,12 @@ impl MptcpSender {
         self.queue.data_una()
     }
 
-    /// Switches the packet scheduler (a controller's choice).
-    pub fn set_scheduler(&mut self, name: &str, io: &mut Io) {
-        self.scheduler = scheduler::make(name);
-        self.conf.scheduler = name.to_string();
+    /// Switches the packet scheduler (a controller's choice); Err says why
+    /// it cannot run on this connection (`green` without an energy profile).
+    pub fn set_scheduler(&mut self, name: &str, io: &mut Io) -> Result<(), String> {
+        self.scheduler = scheduler::make(name, &self.conf.scheduler_setup(name)).map_err(|e| e.to_string())?;
         self.push(io);
+        Ok(())
     }
 
     /// The coupling's name (`uncoupled`, `lia`, `olia`, `balia`).
@@ -506,6 +508,7 @@ impl MptcpSender {
                 self.views.push(SubflowView {
                     id,
                     bit: sf.bit,
+                    iface: sf.local,
                     srtt: s.rtt.srtt(),
                     min_rtt: s.rtt.min_rtt,
                     cwnd: s.ccs.cwnd,

@@ -102,7 +102,21 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     let links_ok = links.len() == link_specs.len();
     let rcp_dirs = super::rcp::rcp_directions(&routers, 2 * links.len());
     let ifaces = crate::net::interfaces::Interfaces::of_model(&nodes, &links);
-    let net = super::mptcp::Network { nodes: &nodes, links: &links, ifaces: &ifaces, routes: &routes, is_router: &is_router, duration };
+    // Devices before flows (an MPTCP flow's scheduler may need its source's
+    // energy profile); their problems are reported after the flows' and the
+    // controllers', in the order of the file's sections.
+    let mut device_problems = Problems::new();
+    let devices = super::devices::resolve(&sc.devices, &nodes, &by_name, duration, &mut device_problems);
+    let net = super::mptcp::Network {
+        nodes: &nodes,
+        links: &links,
+        ifaces: &ifaces,
+        routes: &routes,
+        is_router: &is_router,
+        duration,
+        devices: &devices,
+        device_specs: &sc.devices,
+    };
     let flows: Vec<FlowModel> = flows
         .into_iter()
         .enumerate()
@@ -118,7 +132,9 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         .collect();
 
     let controllers = super::controllers::resolve(&sc.controllers, &nodes, &by_name, &mut p);
-    let devices = super::devices::resolve(&sc.devices, &nodes, &by_name, duration, &mut p);
+    for d in device_problems.list {
+        p.add(d.field, d.message);
+    }
     let model = Model {
         name: sc.name.clone().unwrap_or_else(|| default_name(&src.name)),
         duration,

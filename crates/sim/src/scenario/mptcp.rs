@@ -1,6 +1,7 @@
 //! Flows with `transport = "mptcp"`: the `mptcp` table's syntax, its
 //! checks, and its resolution into an `MptcpConfig` (interfaces, the initial
-//! subflow, reachability of every interface pair, timed actions).
+//! subflow, reachability of every interface pair, timed actions, the
+//! scheduler's parameters and the source's energy profile).
 //!
 //! The timed actions are a thin layer over `MptcpSender`'s API: each names
 //! an interface of the flow's source or destination, as `"iface"` when only
@@ -9,7 +10,9 @@
 use serde::Deserialize;
 
 use super::error::Problems;
-use super::model::{FlowModel, LinkModel, NodeModel};
+use super::model::{DeviceModel, FlowModel, LinkModel, NodeModel};
+use super::spec::DeviceSpec;
+use crate::cc::ParamTable;
 use crate::mptcp::coupling;
 use crate::mptcp::path_manager;
 use crate::mptcp::scheduler;
@@ -25,8 +28,12 @@ use crate::units::Duration;
 #[derive(Debug, Clone, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct MptcpSpec {
-    /// `minrtt` (default), `roundrobin`, `redundant`, `backup`, `rp_bm`, `blest`.
+    /// `minrtt` (default), `roundrobin`, `redundant`, `backup`, `rp_bm`,
+    /// `blest`, `green`, `green_literal`.
     pub scheduler: Option<String>,
+    /// The scheduler's parameters (only `green` and `green_literal` take any).
+    #[serde(default)]
+    pub scheduler_params: ParamTable,
     /// `lia` (default), `olia`, `balia`, or `uncoupled` (each subflow runs `tcp.cc`).
     pub coupling: Option<String>,
     /// `fullmesh` (default), `backup`, `single_path`, `green` (Green MPTCP's Rule 1).
@@ -85,6 +92,12 @@ pub fn check_spec(transport: &str, spec: Option<&MptcpSpec>, field: &str, p: &mu
         return;
     }
     check_name(&s.scheduler, scheduler::names(), format!("{field}.mptcp.scheduler"), p);
+    let name = s.scheduler.as_deref().unwrap_or("minrtt");
+    if scheduler::names().contains(&name) {
+        for (key, message) in scheduler::check_params(name, &s.scheduler_params) {
+            p.add(format!("{field}.mptcp.scheduler_params.{key}"), message);
+        }
+    }
     check_name(&s.coupling, coupling::names(), format!("{field}.mptcp.coupling"), p);
     check_name(&s.path_manager, path_manager::names(), format!("{field}.mptcp.path_manager"), p);
 }
@@ -97,6 +110,9 @@ pub struct Network<'a> {
     pub routes: &'a Routes,
     pub is_router: &'a [bool],
     pub duration: Time,
+    /// The resolved `[[devices]]` entries, and all of them as written.
+    pub devices: &'a [DeviceModel],
+    pub device_specs: &'a [DeviceSpec],
 }
 
 /// The resolved settings of MPTCP flow `f`, reporting problems under `field`.
@@ -148,8 +164,12 @@ pub fn resolve(spec: &MptcpSpec, f: &FlowModel, field: &str, net: &Network, p: &
         }
     }
     actions.sort_by_key(|a| a.0);
+    let scheduler = spec.scheduler.clone().unwrap_or_else(|| "minrtt".into());
+    let energy_profile = energy_profile(f.src, &scheduler, &format!("{field}.mptcp.scheduler"), net, p);
     Some(MptcpConfig {
-        scheduler: spec.scheduler.clone().unwrap_or_else(|| "minrtt".into()),
+        scheduler,
+        scheduler_params: spec.scheduler_params.clone(),
+        energy_profile,
         coupling: spec.coupling.clone().unwrap_or_else(|| "lia".into()),
         path_manager,
         path_manager_params,
@@ -159,6 +179,46 @@ pub fn resolve(spec: &MptcpSpec, f: &FlowModel, field: &str, net: &Network, p: &
         reachable,
         actions,
     })
+}
+
+/// The energy profile of `host`, the flow's source: g_i = w_i + w_device/n
+/// per interface from its `[[devices]]` linear model, if it has a valid one
+/// (any scheduler may be switched to `green` at run time). A `scheduler`
+/// that splits data by it is refused without one, or with a g_i of 0.
+fn energy_profile(host: NodeId, scheduler: &str, field: &str, net: &Network, p: &mut Problems) -> Option<Vec<f64>> {
+    let node = &net.nodes[host as usize];
+    let needed = scheduler::needs_energy_profile(scheduler);
+    let Some(k) = net.device_specs.iter().position(|d| d.host == node.name && d.linear.is_some()) else {
+        if needed {
+            let w: Vec<String> = node.interfaces.iter().map(|i| format!("{i} = ...")).collect();
+            p.add(
+                field,
+                format!(
+                    "'{scheduler}' splits data by the energy profile of the flow's source '{}', which has none: \
+                     give [[devices]] host = \"{}\" linear = {{ w = {{ {} }} }}",
+                    node.name,
+                    node.name,
+                    w.join(", ")
+                ),
+            );
+        }
+        return None;
+    };
+    // A linear model that was refused has been reported under devices[k].
+    let (params, w) = net.devices.iter().find(|d| d.host == host)?.linear.as_ref()?;
+    let g = params.channel_weights(w);
+    if needed {
+        for (name, _) in node.interfaces.iter().zip(&g).filter(|(_, g_i)| **g_i == 0.0) {
+            p.add(
+                format!("devices[{k}].linear.w.{name}"),
+                format!(
+                    "g = w + w_device/n is 0 on '{name}', and '{scheduler}' (at {field}) divides by it: \
+                     give '{name}' or w_device a positive weight"
+                ),
+            );
+        }
+    }
+    Some(g)
 }
 
 /// The initial subflow's interfaces: those of the node-level route from the

@@ -401,7 +401,7 @@ impl World<'_> {
                 if !scheduler::names().contains(&name.as_str()) {
                     Err(format!("unknown scheduler '{name}' (known: {})", scheduler::names().join(", ")))
                 } else {
-                    self.on_mptcp(host, *conn, |s, io| s.set_scheduler(name, io)).map(|()| None)
+                    self.on_mptcp(host, *conn, |s, io| s.set_scheduler(name, io)).and_then(|r| r).map(|()| None)
                 }
             }
         };
@@ -541,6 +541,24 @@ transport = "mptcp"
         let row = world.ctl.log.rows.last().unwrap();
         assert_eq!(row.outcome, "refused: connection 1 is not one of this host's");
         assert!(world.flows[1].sender.is_established());
+    }
+
+    #[test]
+    fn switching_to_green_needs_the_senders_energy_profile() {
+        let source = Source { name: "two.toml".into(), dir: ".".into(), data_dir: None };
+        let switch = |text: &str| {
+            let model = load(text, Format::Toml, &source, None).unwrap();
+            let mut world = World::new(&model);
+            world.duration = Time::from_millis(300);
+            world.run(&mut |_| {});
+            let on_a = world.ctl.by_host[0][0];
+            world.apply(on_a, &CtlEvent::Sample, Action::SetScheduler { conn: 0, scheduler: "green".into() });
+            world.ctl.log.rows.last().unwrap().outcome.clone()
+        };
+        let refused = switch(TWO_PHONES);
+        assert!(refused.starts_with("refused: 'green' needs the data sender's energy profile"), "{refused}");
+        let with_costs = format!("{TWO_PHONES}[[devices]]\nhost = \"a\"\nlinear = {{ w = {{ wlan0 = 1, lte0 = 3 }} }}\n");
+        assert_eq!(switch(&with_costs), "done");
     }
 
     #[test]

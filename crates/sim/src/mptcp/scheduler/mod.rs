@@ -1,8 +1,10 @@
 //! MPTCP packet schedulers: which subflow carries the next chunk of
 //! connection-level data (Linux `mptcp_sched_ops`; Paasch, Ferlin, Alay,
 //! Bonaventure, "Experimental evaluation of Multipath TCP schedulers",
-//! CSWS 2014). Chosen by name per connection; a new scheduler is a new file
-//! plus one line in `make`.
+//! CSWS 2014). Chosen by name per connection, with its parameters
+//! (`mptcp.scheduler_params`) and, for Green MPTCP's `green`, the data
+//! sender's energy profile (`Setup`); a new scheduler is a new file plus one
+//! line in `build`.
 //!
 //! The connection pushes data the way Linux's `mptcp_write_xmit` does: it
 //! asks its scheduler for one step at a time — send a chunk on a subflow,
@@ -13,6 +15,7 @@
 
 pub mod backup;
 pub mod blest;
+pub mod green;
 pub mod minrtt;
 pub mod penalisation;
 pub mod redundant;
@@ -20,7 +23,9 @@ pub mod roundrobin;
 pub mod rp_bm;
 
 use std::collections::VecDeque;
+use std::fmt;
 
+use crate::cc::{ParamTable, Params};
 use crate::time::Time;
 
 /// What a scheduler sees of one subflow.
@@ -29,6 +34,8 @@ pub struct SubflowView {
     pub id: usize,
     /// This subflow's bit in `Chunk::sent_on` (Linux's path index).
     pub bit: u64,
+    /// The data sender's interface it uses (its index at the flow's source).
+    pub iface: u16,
     /// Smoothed RTT; None before the first sample.
     pub srtt: Option<Time>,
     /// Lowest RTT seen.
@@ -116,19 +123,70 @@ pub trait Scheduler {
 
 /// Scheduler names accepted in scenarios.
 pub fn names() -> &'static [&'static str] {
-    &["minrtt", "roundrobin", "redundant", "backup", "rp_bm", "blest"]
+    &["minrtt", "roundrobin", "redundant", "backup", "rp_bm", "blest", "green", "green_literal"]
 }
 
-pub fn make(name: &str) -> Box<dyn Scheduler> {
-    match name {
-        "minrtt" => Box::new(minrtt::MinRtt),
-        "roundrobin" => Box::new(roundrobin::RoundRobin::default()),
-        "redundant" => Box::new(redundant::Redundant::default()),
-        "backup" => Box::new(backup::Backup),
-        "rp_bm" => Box::new(rp_bm::RpBm::default()),
-        "blest" => Box::new(blest::Blest::default()),
-        other => panic!("scheduler '{other}' passed validation but is unknown"),
+/// What a scheduler is built from besides its name (see `MptcpConfig`).
+#[derive(Debug, Clone, Copy)]
+pub struct Setup<'a> {
+    /// Its parameters (`mptcp.scheduler_params`).
+    pub params: &'a ParamTable,
+    /// g_i by the data sender's interface index (Green MPTCP §3.2), if the
+    /// sender's host has a linear energy model.
+    pub energy_profile: Option<&'a [f64]>,
+}
+
+/// Why a scheduler cannot be built.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SetupError {
+    /// (key, problem) for each bad parameter.
+    Params(Vec<(String, String)>),
+    /// It needs an energy profile that is missing or unusable: why.
+    Energy(String),
+}
+
+impl fmt::Display for SetupError {
+    fn fmt(&self, f: &mut fmt::Formatter) -> fmt::Result {
+        match self {
+            SetupError::Params(problems) => {
+                let each: Vec<String> = problems.iter().map(|(k, m)| format!("scheduler_params.{k}: {m}")).collect();
+                f.write_str(&each.join("; "))
+            }
+            SetupError::Energy(why) => f.write_str(why),
+        }
     }
+}
+
+/// Builds scheduler `name` (one of `names()`); parameter problems are
+/// reported before a missing energy profile.
+pub fn make(name: &str, setup: &Setup) -> Result<Box<dyn Scheduler>, SetupError> {
+    let mut p = Params::new(name, setup.params);
+    let built: Result<Box<dyn Scheduler>, String> = match name {
+        "minrtt" => Ok(Box::new(minrtt::MinRtt)),
+        "roundrobin" => Ok(Box::new(roundrobin::RoundRobin::default())),
+        "redundant" => Ok(Box::new(redundant::Redundant::default())),
+        "backup" => Ok(Box::new(backup::Backup)),
+        "rp_bm" => Ok(Box::new(rp_bm::RpBm::default())),
+        "blest" => Ok(Box::new(blest::Blest::default())),
+        "green" => green::Green::build(false, &mut p, setup.energy_profile),
+        "green_literal" => green::Green::build(true, &mut p, setup.energy_profile),
+        other => panic!("scheduler '{other}' passed validation but is unknown"),
+    };
+    p.finish().map_err(SetupError::Params)?;
+    built.map_err(SetupError::Energy)
+}
+
+/// The problems with `params` for scheduler `name`, as (key, message).
+pub fn check_params(name: &str, params: &ParamTable) -> Vec<(String, String)> {
+    match make(name, &Setup { params, energy_profile: None }) {
+        Err(SetupError::Params(problems)) => problems,
+        _ => Vec::new(),
+    }
+}
+
+/// Whether scheduler `name` splits data by the sender's energy profile.
+pub fn needs_energy_profile(name: &str) -> bool {
+    matches!(name, "green" | "green_literal")
 }
 
 /// Linux's `__mptcp_next_segment` with a subflow choice: the reinjection
@@ -158,6 +216,7 @@ pub(crate) mod testing {
         SubflowView {
             id,
             bit: 1 << id,
+            iface: id as u16,
             srtt: Some(Time::from_millis(srtt_ms)),
             min_rtt: Some(Time::from_millis(srtt_ms)),
             cwnd: cwnd * 1000,
