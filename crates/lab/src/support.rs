@@ -25,6 +25,9 @@
 //!   duplicate ACKs, SACK with PRR). `delayed_ack = false`, the simulator's
 //!   default, is approximated by re-arming `TCP_QUICKACK` after every read at
 //!   the receiver (tcp(7)); Linux has no way to turn delayed ACKs off.
+//! - `[[devices]]` energy models (radios, Green MPTCP's linear model) are
+//!   fed the link emulator's counters of the host's interfaces at every
+//!   sample (`run/energy.rs`).
 
 use std::collections::BTreeSet;
 use std::io;
@@ -80,14 +83,6 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         ));
     }
     controller_refusals(model, &mut out);
-    for d in &model.devices {
-        if !d.radios.is_empty() || d.linear.is_some() {
-            out.push(format!(
-                "devices: '{}' has radios or a linear energy model; the lab does not compute energy yet (run it in the simulator)",
-                model.nodes[d.host as usize].name
-            ));
-        }
-    }
     let default = TcpConfig::default();
     for f in &model.flows {
         let flow = format!("flow '{}'", f.name);
@@ -340,6 +335,10 @@ mod tests {
         let r = refusals(&model(&format!("{flow}\n[lab]\npath_manager = \"kernel\"\n")), &kernel());
         assert_eq!(r.len(), 1, "{r:#?}");
         assert!(r[0].starts_with("flow 'f0': mptcp.path_manager 'green': the in-kernel path manager cannot wait"), "{}", r[0]);
+        let green = flow.replace("path_manager = \"green\"", "path_manager = \"green\", scheduler = \"green\"")
+            + "[[devices]]\nhost = \"c\"\nlinear = { w = { eth0 = 1, eth1 = 3 } }\n";
+        let r = refusals(&model(&green), &kernel());
+        assert!(r.iter().any(|m| m.starts_with("flow 'f0': mptcp.scheduler 'green': Green MPTCP's scheduler needs a BPF MPTCP scheduler")), "{r:#?}");
     }
 
     /// A controller on client `c` (two interfaces) that falls back to eth1.

@@ -209,6 +209,9 @@ size = "{size}"
 transport = "mptcp"
 tcp = {{ cc = "cubic" }}
 mptcp = {{ initial = "wlan0", coupling = "uncoupled", path_manager = "green" }}
+[[devices]]
+host = "agent"
+linear = {{ reading = "data", w = {{ wlan0 = 1, wlan1 = 3 }} }}
 "#
     )
 }
@@ -250,4 +253,14 @@ fn the_green_path_manager_joins_after_the_burst_on_both_planes() {
     let (sim_after, lab_after) = (sim_join - established(&sim), lab_join - established(&out.tables));
     eprintln!("FIGURE green join after establishment: simulator {:.1} ms, lab {:.1} ms", sim_after * 1e3, lab_after * 1e3);
     assert!((lab_after - sim_after).abs() < 0.015, "simulator {sim_after}, lab {lab_after}");
+    // The linear model's data reading on the lab: w_i × the bits the
+    // interface's counters moved, both directions.
+    let (ifaces, energy) = (table(&out.tables, "interfaces"), table(&out.tables, "energy"));
+    for (name, w) in [("wlan0", 1.0), ("wlan1", 3.0)] {
+        let k = (0..ifaces.rows()).find(|&k| strs(ifaces, "node")[k] == "agent" && strs(ifaces, "interface")[k] == name).expect("the interface");
+        let bits = 8.0 * (f64s(ifaces, "bytes_sent")[k] + f64s(ifaces, "bytes_received")[k]);
+        let e = (0..energy.rows()).find(|&k| strs(energy, "interface")[k] == name).map(|k| f64s(energy, "energy_j")[k]).expect("its energy");
+        eprintln!("FIGURE lab energy {name}: {e:.0} J for {bits:.0} bits (w = {w})");
+        assert!((e - w * bits).abs() <= 0.005 * w * bits, "{name}: {e} J for {bits} bits");
+    }
 }

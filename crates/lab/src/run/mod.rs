@@ -18,6 +18,7 @@
 mod collect;
 mod connection;
 mod control;
+mod energy;
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -232,6 +233,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
 
     let mut sampler = Sampler::new(model.sample_interval, model.flows.len(), model.links.len() * 2);
     let mut end = EndState::new(model.flows.len());
+    let mut energy = energy::LabEnergy::new(model);
     let mut errors = Vec::new();
     let mut interrupted = false;
     std::thread::scope(|s| {
@@ -260,6 +262,9 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
                 break;
             }
             sample(model, &testbed, flows, &conns, &mut end, Some(&mut sampler), t);
+            if let Some(e) = energy.as_mut() {
+                e.sample(t, &testbed.emulator().stats(), model);
+            }
             if !progress(t) {
                 interrupted = true;
                 break;
@@ -268,6 +273,9 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         }
         if !interrupted && clock.sleep_until(model.duration) {
             sample(model, &testbed, flows, &conns, &mut end, None, model.duration);
+            if let Some(e) = energy.as_mut() {
+                e.sample(model.duration, &testbed.emulator().stats(), model);
+            }
         }
         clock.stop.store(true, Ordering::Relaxed);
         for c in controllers {
@@ -293,7 +301,13 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     drop(testbed);
     let conns: Vec<Connection> = conns.into_iter().map(|c| c.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
     let record = record.into_inner().unwrap_or_else(|e| e.into_inner());
-    Ok(collect::output(model, &flows, &conns, &end, &links, sampler, record, wall.elapsed().as_secs_f64()))
+    let mut out = collect::output(model, &flows, &conns, &end, &links, sampler, record, wall.elapsed().as_secs_f64());
+    if let Some(e) = energy {
+        let (table, radio_ts, summary) = e.finish(model.duration, model, &end.delivered);
+        out.summary["energy"] = summary;
+        out.tables.extend([table, radio_ts]);
+    }
+    Ok(out)
 }
 
 /// What a single-path flow's sender last reported, and its srtt samples.

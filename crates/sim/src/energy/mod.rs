@@ -14,6 +14,7 @@
 //! key the technology does not know, a negative power or a negative time is
 //! refused, naming the key.
 
+pub mod accounts;
 pub mod linear;
 pub mod lte;
 pub mod nr;

@@ -10,7 +10,6 @@
 
 mod apps;
 mod control;
-mod energy;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -35,7 +34,7 @@ use crate::scenario::Model;
 use crate::tcp::{Io, TcpReceiver, TimerKind};
 use crate::time::Time;
 use control::Controllers;
-use energy::Energy;
+use crate::energy::accounts::Accounts;
 
 #[derive(Debug, Clone, Copy)]
 enum Event {
@@ -112,7 +111,7 @@ pub struct World<'m> {
     /// The hosts' device-side controllers.
     pub ctl: Controllers,
     /// The hosts' radios and energy models.
-    energy: Energy,
+    energy: Accounts,
     /// The applications' `app_ts` samples.
     pub app_ts: app::Series,
 }
@@ -224,7 +223,7 @@ impl<'m> World<'m> {
         let mut routers = RouterSet::new(&model.routers, links.len(), model.nodes.len());
         routers.start(Time::ZERO, &links);
         let ctl = Controllers::new(crate::control::attach(model, flow_models, controllers), model.nodes.len(), flow_models);
-        let energy = Energy::new(model, &ifaces, links.len());
+        let energy = Accounts::new(model, &ifaces, links.len());
         let mut world = World {
             energy,
             model,

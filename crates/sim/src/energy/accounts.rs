@@ -1,14 +1,19 @@
-//! The simulator plane of the energy models (`crate::energy`): each radio
-//! and each linear model is told the wire bytes of every packet its
-//! interface sends (when its transmission starts, so random losses count)
-//! and receives (when it arrives), sampled into `radio_ts`, and reported in
-//! the `energy` table and the summary.
+//! The accounts of a run's energy models (`crate::energy`), for both
+//! planes: each radio and each linear model is told the wire bytes its
+//! interface sends and receives, by link direction, sampled into
+//! `radio_ts`, and reported in the `energy` table and the summary.
+//!
+//! The simulator feeds it every packet (a transmission when it starts, so
+//! random losses count; a reception when it arrives). The kernel lab feeds
+//! it, at every sample, what the link emulator's counters of the host's
+//! interfaces moved since the last one: the same models, with byte times
+//! known to a sampling period (docs/energy.md).
 //!
 //! The radios only account energy: a packet is not delayed by a radio's
 //! promotion (docs/energy.md says what that changes).
 
-use crate::energy::linear::{LinearModel, Reading};
-use crate::energy::{self, PowerModel};
+use super::linear::{LinearModel, Reading};
+use super::{self as energy, PowerModel};
 use crate::metrics::{Column, Table};
 use crate::net::interfaces::Interfaces;
 use crate::net::{LinkId, NodeId};
@@ -47,7 +52,7 @@ struct Limit {
 }
 
 #[derive(Default)]
-pub struct Energy {
+pub struct Accounts {
     radios: Vec<Radio>,
     linear: Vec<Linear>,
     /// By link direction: the tap of the interface it leaves / enters (empty without models).
@@ -69,9 +74,9 @@ struct Ts {
     energy: Vec<f64>,
 }
 
-impl Energy {
-    pub fn new(model: &Model, ifaces: &Interfaces, links: usize) -> Energy {
-        let mut e = Energy::default();
+impl Accounts {
+    pub fn new(model: &Model, ifaces: &Interfaces, links: usize) -> Accounts {
+        let mut e = Accounts::default();
         if model.devices.is_empty() {
             return e;
         }
