@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity clean
+.PHONY: run test install bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity green clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -71,6 +71,14 @@ inrpp-multihomed:
 # a 200 s Fig. 19 (about 20 minutes).
 inrpp-sensitivity:
 	python3 validation/inrpp_sensitivity.py $(INRPP_SENS_ARGS)
+
+# Green MPTCP (docs/reproductions/green.md): Scenario 1, Table 1 on two networks,
+# energy for a fixed volume, the primary's queue depth, Fig. 3, and (as root) the
+# kernel lab's Rules 1 + 3 beside the simulator. About 40 minutes on 2 cores;
+# finished runs are cached in results/green/cache.jsonl (an interrupted run resumes,
+# GREEN_ARGS=--fresh starts over, --seeds N for fewer seeds).
+green: install
+	$(PY) validation/green_paper.py $(if $(filter 0,$(shell id -u)),--lab) $(GREEN_ARGS)
 
 clean:
 	rm -rf $(VENV) target results
