@@ -147,6 +147,10 @@ def measure(seed: int, config: str, case: str, kind: str, reading: str = "time",
     doc = scenario(seed, config, case, kind=kind, reading=reading, net=net, qbdp=qbdp)
     if net == "varying":
         doc["sim"]["sample_interval"] = "10ms"
+    if plane == "lab" and CONFIGS[config]["path_manager"] == "fullmesh":
+        # Linux's own default: the in-kernel path manager (full mesh by
+        # endpoints); the green path manager needs the userspace one.
+        doc["lab"] = {"path_manager": "kernel"}
     res = pathpool.run(doc, plane=plane)
     flows = res.flows
     f = flows[flows["name"] == "iperf"].iloc[0]
