@@ -51,7 +51,8 @@ pub enum Event {
     InterfaceDown { iface: u16 },
     /// The controller's sampling period elapsed; the view carries the samples.
     Sample,
-    /// Connection `conn` has carried `bytes` bytes of data (acknowledged),
+    /// Connection `conn` has carried `bytes` bytes of data both ways, as
+    /// this host counts them (acknowledged bytes sent plus bytes received),
     /// as asked with `Action::WatchBytes`.
     BytesCarried { conn: ConnId, bytes: u64 },
     /// A timer the controller armed (`Action::ArmTimer`).
