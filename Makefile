@@ -74,7 +74,7 @@ inrpp-sensitivity:
 
 # Green MPTCP (docs/reproductions/green.md): Scenario 1, Table 1 on two networks,
 # energy for a fixed volume, the primary's queue depth, Fig. 3, and (as root) the
-# kernel lab's Rules 1 + 3 beside the simulator. About 40 minutes on 2 cores;
+# kernel lab's Rules 1 + 3 beside the simulator. About 4 minutes on 2 cores, 5 more for the lab;
 # finished runs are cached in results/green/cache.jsonl (an interrupted run resumes,
 # GREEN_ARGS=--fresh starts over, --seeds N for fewer seeds).
 green: install
