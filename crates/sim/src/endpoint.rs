@@ -249,6 +249,15 @@ impl Receiver {
         }
     }
 
+    /// Sets the receive buffer (for MPTCP the connection-level one, RFC 8684
+    /// §3.3.4): the window advertised from the next ACK on is at most `bytes`.
+    pub fn set_buffer(&mut self, bytes: u64) {
+        match self {
+            Receiver::Tcp(r) => r.set_buffer(bytes),
+            Receiver::Mptcp(r) => r.reassembly.set_buffer(bytes),
+        }
+    }
+
     /// When the last byte of a sized flow reached the application.
     pub fn finished_at(&self) -> Option<Time> {
         match self {

@@ -7,6 +7,9 @@
 use super::ConnId;
 use crate::time::Time;
 
+/// Why `SetReceiveBuffer` is refused at a connection's data sender (both planes).
+pub const RECEIVER_ONLY: &str = "this host sends the connection's data; only its receiver's buffer sizes the window";
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
     /// Open a subflow from this host's interface `local` to the peer's
@@ -23,6 +26,11 @@ pub enum Action {
     ArmTimer { after: Time, token: u64 },
     /// Deliver `Event::BytesCarried` once `conn` has carried `bytes` bytes.
     WatchBytes { conn: ConnId, bytes: u64 },
+    /// Set this host's receive buffer for `conn` (its connection-level one
+    /// for MPTCP): the window it advertises from then on is at most
+    /// `bytes`. Only the connection's data receiver may (S-MPTCP's
+    /// auto-tuner sizes the phone's buffer).
+    SetReceiveBuffer { conn: ConnId, bytes: u64 },
     /// A free-form line in the controller log.
     Log { detail: String },
 }
@@ -37,6 +45,7 @@ pub enum ActionKind {
     SetScheduler,
     ArmTimer,
     WatchBytes,
+    SetReceiveBuffer,
     Log,
 }
 
@@ -50,6 +59,7 @@ impl ActionKind {
             ActionKind::SetScheduler => "set_scheduler",
             ActionKind::ArmTimer => "arm_timer",
             ActionKind::WatchBytes => "watch_bytes",
+            ActionKind::SetReceiveBuffer => "set_receive_buffer",
             ActionKind::Log => "log",
         }
     }
@@ -64,6 +74,7 @@ impl Action {
             Action::SetScheduler { .. } => ActionKind::SetScheduler,
             Action::ArmTimer { .. } => ActionKind::ArmTimer,
             Action::WatchBytes { .. } => ActionKind::WatchBytes,
+            Action::SetReceiveBuffer { .. } => ActionKind::SetReceiveBuffer,
             Action::Log { .. } => ActionKind::Log,
         }
     }
@@ -75,7 +86,8 @@ impl Action {
             | Action::CloseSubflow { conn, .. }
             | Action::SetBackup { conn, .. }
             | Action::SetScheduler { conn, .. }
-            | Action::WatchBytes { conn, .. } => Some(conn),
+            | Action::WatchBytes { conn, .. }
+            | Action::SetReceiveBuffer { conn, .. } => Some(conn),
             _ => None,
         }
     }
@@ -98,7 +110,7 @@ impl Action {
             Action::SetBackup { backup, .. } => format!("backup = {backup}"),
             Action::SetScheduler { scheduler, .. } => scheduler.clone(),
             Action::ArmTimer { after, token } => format!("token {token} in {:.6} s", after.secs()),
-            Action::WatchBytes { bytes, .. } => format!("{bytes} bytes"),
+            Action::WatchBytes { bytes, .. } | Action::SetReceiveBuffer { bytes, .. } => format!("{bytes} bytes"),
             Action::Log { detail } => detail.clone(),
         }
     }

@@ -77,6 +77,11 @@ impl Reassembly {
         self.ooo_bytes
     }
 
+    /// A new connection-level buffer: the window advertised from the next Data ACK on.
+    pub fn set_buffer(&mut self, bytes: u64) {
+        self.buffer = bytes;
+    }
+
     /// The receive window advertised from the Data ACK.
     pub fn window(&self) -> u64 {
         self.buffer.saturating_sub(self.ooo_bytes)

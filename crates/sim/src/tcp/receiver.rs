@@ -81,6 +81,11 @@ impl TcpReceiver {
         self.rcv_nxt
     }
 
+    /// A new receive buffer: the window advertised from the next ACK on.
+    pub fn set_buffer(&mut self, bytes: u64) {
+        self.cfg.rcv_buffer = bytes;
+    }
+
     fn rwnd(&self) -> u64 {
         self.cfg.rcv_buffer.saturating_sub(self.ooo_bytes)
     }

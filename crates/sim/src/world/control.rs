@@ -391,6 +391,7 @@ impl World<'_> {
                 self.ctl.seen[*conn as usize].thresholds.push((*bytes, i));
                 None
             }),
+            Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(host, *conn, *bytes).map(|()| None),
             Action::OpenSubflow { conn, local, remote, backup } => self.open(host, *conn, *local, *remote, *backup).map(Some),
             Action::CloseSubflow { conn, subflow } => self.on_subflow(host, *conn, *subflow, |s, id, io| s.close_subflow(id, io)),
             Action::SetBackup { conn, subflow, backup } => {
@@ -426,6 +427,23 @@ impl World<'_> {
             Some(f) if f.src == host || f.dst == host => Ok(()),
             _ => Err(format!("connection {conn} is not one of this host's")),
         }
+    }
+
+    fn set_receive_buffer(&mut self, host: NodeId, conn: ConnId, bytes: u64) -> Result<(), String> {
+        self.own(host, conn)?;
+        let transport = &self.flow_models[conn as usize].transport;
+        if transport != "tcp" && transport != "mptcp" {
+            return Err(format!("a {transport} connection has no receive window to size"));
+        }
+        let f = &mut self.flows[conn as usize];
+        if f.dst != host {
+            return Err(crate::control::action::RECEIVER_ONLY.into());
+        }
+        if bytes == 0 {
+            return Err("a receive buffer of 0 bytes would stall the connection".into());
+        }
+        f.receiver.set_buffer(bytes);
+        Ok(())
     }
 
     fn on_mptcp<R>(&mut self, host: NodeId, conn: ConnId, f: impl FnOnce(&mut crate::mptcp::MptcpSender, &mut Io) -> R) -> Result<R, String> {
@@ -559,6 +577,26 @@ transport = "mptcp"
         assert!(refused.starts_with("refused: 'green' needs the data sender's energy profile"), "{refused}");
         let with_costs = format!("{TWO_PHONES}[[devices]]\nhost = \"a\"\nlinear = {{ w = {{ wlan0 = 1, lte0 = 3 }} }}\n");
         assert_eq!(switch(&with_costs), "done");
+    }
+
+    #[test]
+    fn only_a_connections_receiver_sizes_its_buffer() {
+        let source = Source { name: "two.toml".into(), dir: ".".into(), data_dir: None };
+        let model = load(TWO_PHONES, Format::Toml, &source, None).unwrap();
+        let mut world = World::new(&model);
+        world.duration = Time::from_millis(300);
+        world.run(&mut |_| {});
+        let (on_a, on_b) = (world.ctl.by_host[0][0], world.ctl.by_host[1][0]);
+        let mut set = |i, conn, bytes| {
+            world.apply(i, &CtlEvent::Sample, Action::SetReceiveBuffer { conn, bytes });
+            world.ctl.log.rows.last().unwrap().outcome.clone()
+        };
+        // a sends on `from-a`; b receives on `to-b`, the server sends it.
+        assert_eq!(set(on_a, 0, 20_000), format!("refused: {}", crate::control::action::RECEIVER_ONLY));
+        assert_eq!(set(on_b, 1, 0), "refused: a receive buffer of 0 bytes would stall the connection");
+        assert_eq!(set(on_b, 1, 20_000), "done");
+        let Receiver::Mptcp(r) = &world.flows[1].receiver else { panic!("an MPTCP receiver") };
+        assert_eq!(r.reassembly.window(), 20_000 - r.ooo_bytes());
     }
 
     #[test]

@@ -8,6 +8,9 @@
 use std::net::SocketAddr;
 use std::time::Instant;
 
+use std::os::fd::AsRawFd;
+
+use pathpool_sim::control::action::RECEIVER_ONLY;
 use pathpool_sim::control::{Action, ConnId, Event};
 use pathpool_sim::mptcp::sender::OpenError;
 use pathpool_sim::Time;
@@ -39,6 +42,7 @@ impl Host<'_> {
                 self.own(conn)?;
                 return Err(NO_SCHEDULER.into());
             }
+            Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(conn, bytes),
             Action::OpenSubflow { conn, local, remote, backup } => self.open(conn, local, remote, backup),
             Action::CloseSubflow { conn, subflow } => self.close(conn, subflow),
             Action::SetBackup { conn, subflow, backup } => self.set_backup(conn, subflow, backup),
@@ -56,6 +60,42 @@ impl Host<'_> {
             Some(f) if f.src == self.id || f.dst == self.id => Ok(()),
             _ => Err(format!("connection {conn} is not one of this host's")),
         }
+    }
+
+    /// Sizes the receive buffer of this host's socket of `conn` (the MPTCP
+    /// socket, which passes it to its subflows): `SO_RCVBUFFORCE` with
+    /// `bytes` (root may exceed `net.core.rmem_max`). The kernel doubles the
+    /// value for its bookkeeping and advertises about half of it (socket(7),
+    /// `tcp_adv_win_scale`), so the window is about `bytes`, as the
+    /// simulator's; it also turns off the socket's receive autotuning.
+    fn set_receive_buffer(&self, conn: ConnId, bytes: u64) -> Result<Option<u32>, String> {
+        self.own(conn)?;
+        let f = &self.s.model.flows[conn as usize];
+        if f.transport != "tcp" && f.transport != "mptcp" {
+            return Err(format!("a {} connection has no receive window to size", f.transport));
+        }
+        if f.dst != self.id {
+            return Err(RECEIVER_ONLY.into());
+        }
+        if bytes == 0 {
+            return Err("a receive buffer of 0 bytes would stall the connection".into());
+        }
+        let socket = self.s.flows[conn as usize].socket(false).ok_or("the connection has no socket yet")?;
+        let value = libc::c_int::try_from(bytes).unwrap_or(libc::c_int::MAX);
+        // SAFETY: a valid socket descriptor and a c_int option of its size.
+        let rc = unsafe {
+            libc::setsockopt(
+                socket.as_raw_fd(),
+                libc::SOL_SOCKET,
+                libc::SO_RCVBUFFORCE,
+                (&value as *const libc::c_int).cast(),
+                std::mem::size_of::<libc::c_int>() as libc::socklen_t,
+            )
+        };
+        if rc != 0 {
+            return Err(format!("the kernel refused SO_RCVBUFFORCE: {}", std::io::Error::last_os_error()));
+        }
+        Ok(None)
     }
 
     /// This end's token of MPTCP connection `conn`.
