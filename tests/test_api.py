@@ -140,3 +140,15 @@ def test_pacing_rate_and_bandwidth_estimate_are_nan_when_absent():
             assert ((estimate > 1e6) & (estimate < 20e6)).all(), (cc, estimate.tolist())
         if cc == "bbr":
             assert ((paced > 1e6) & (paced < 3 * 20e6)).all(), paced.tolist()
+
+
+def test_a_scenario_file_must_be_utf8_and_within_its_size_limit(tmp_path, monkeypatch):
+    bad = tmp_path / "bad.toml"
+    bad.write_bytes(b"[sim]\nduration = \"1s\"\n\xff\n")
+    with pytest.raises(pathpool.ScenarioError, match="is not UTF-8 text"):
+        pathpool.validate(bad)
+    monkeypatch.setenv("PATHPOOL_MAX_FILE_MB", "0.00001")
+    big = tmp_path / "big.toml"
+    big.write_text("# " + "x" * 100 + "\n")
+    with pytest.raises(pathpool.ScenarioError, match="limit for a scenario file"):
+        pathpool.validate(big)

@@ -64,7 +64,29 @@ def read_scenario(scenario: Scenario) -> ScenarioText:
         return ScenarioText(json.dumps(scenario, indent=2), "<dict>", "json")
     path = resolve_scenario(scenario)
     fmt = "json" if path.suffix.lower() == ".json" else "toml"
-    return ScenarioText(path.read_text(encoding="utf-8"), str(path), fmt)
+    return ScenarioText(_read_scenario_file(path), str(path), fmt)
+
+
+#: A scenario file's size limit in bytes, as the simulator's (crates/sim/src/files.rs);
+#: PATHPOOL_MAX_FILE_MB overrides it.
+SCENARIO_FILE_LIMIT = 16 << 20
+
+
+def _read_scenario_file(path: Path) -> str:
+    """The text of a scenario file within the size limit, UTF-8 (ScenarioError otherwise)."""
+    override = os.environ.get("PATHPOOL_MAX_FILE_MB", "").strip()
+    try:
+        limit = int(float(override) * 1e6) if override and float(override) > 0 else SCENARIO_FILE_LIMIT
+    except ValueError:
+        limit = SCENARIO_FILE_LIMIT
+    with path.open("rb") as fh:
+        data = fh.read(limit + 1)
+    if len(data) > limit:
+        raise _core.ScenarioError(f"{path}: is over the {limit}-byte limit for a scenario file (set PATHPOOL_MAX_FILE_MB to raise it)")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise _core.ScenarioError(f"{path}: is not UTF-8 text (invalid byte at offset {e.start})") from None
 
 
 def _repo_data_dir() -> Path | None:

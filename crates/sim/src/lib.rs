@@ -11,6 +11,7 @@ pub mod control;
 pub mod endpoint;
 pub mod energy;
 pub mod engine;
+pub mod files;
 pub mod inrpp;
 pub mod metrics;
 pub mod mptcp;

@@ -306,3 +306,19 @@ fn applications() {
     assert_names(&e, "flows[0].app", "applications run on transports 'tcp' and 'mptcp' only, not 'rcp'");
     assert_names(&e, "flows[0].app", "set client = \"dst\"");
 }
+
+/// Names are Unicode text: an unknown node named with a multi-byte
+/// character is refused like any other (it once panicked slicing bytes).
+#[test]
+fn unknown_node_with_a_multibyte_name() {
+    let err = load_err(&with("[[links]]\na = \"∞\"\nb = \"r\"\nrate = \"1Mbps\"\ndelay = \"1ms\"\n"));
+    assert_names(&err, "links[0].a", "unknown node '∞'");
+}
+
+/// A trace must be a regular file within its size limit (`/dev/zero` once
+/// grew the process past 20 GB).
+#[test]
+fn a_trace_that_is_a_device_is_refused() {
+    let err = load_err(&with(&format!("{LINKS}").replace("rate = \"10Mbps\"\ndelay = \"1ms\"\n[[links]]", "delay = \"1ms\"\ncapacity = { mahimahi = \"/dev/zero\" }\n[[links]]")));
+    assert_names(&err, "links[0]", "is not a regular file");
+}

@@ -47,7 +47,7 @@ fn main() -> ExitCode {
             _ => return usage(),
         }
     }
-    let text = match std::fs::read_to_string(&path) {
+    let text = match pathpool_sim::files::read_text(&path, pathpool_sim::files::FileKind::Scenario) {
         Ok(t) => t,
         Err(e) => {
             eprintln!("{}: {e}", path.display());

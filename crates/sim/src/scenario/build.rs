@@ -200,7 +200,9 @@ fn endpoint(
 pub(super) fn suggest<'a>(name: &str, known: impl Iterator<Item = &'a String>) -> String {
     let mut known: Vec<&String> = known.collect();
     known.sort();
-    let close: Vec<&&String> = known.iter().filter(|k| k.starts_with(&name[..name.len().min(2)])).take(5).collect();
+    // The first two characters, not bytes: names may be any Unicode text.
+    let prefix: String = name.chars().take(2).collect();
+    let close: Vec<&&String> = known.iter().filter(|k| k.starts_with(&prefix)).take(5).collect();
     if close.is_empty() {
         String::new()
     } else {
@@ -388,7 +390,7 @@ pub fn resolve_path(path: &str, src: &Source) -> Option<PathBuf> {
 }
 
 fn read_mahimahi(path: &Path) -> Result<Vec<u64>, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| e.to_string())?;
+    let text = crate::files::read_text(path, crate::files::FileKind::Trace)?;
     let mut ms = Vec::new();
     for (i, line) in text.lines().enumerate() {
         let line = line.trim();

@@ -12,6 +12,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use super::cch::{self, CchMap};
 use super::{link, node};
+use crate::files::{read_text, FileKind};
 use crate::scenario::build::resolve_path;
 use crate::scenario::error::Problems;
 use crate::scenario::spec::{LinkParams, LinkSpec, NodeKind, NodeSpec, RocketfuelHosts, RocketfuelPrune};
@@ -49,7 +50,7 @@ impl Graph {
 /// Reads a map and applies the generator's filter: `prune`, then (if asked)
 /// the largest connected component, then classifies the routers left.
 pub fn load(path: &std::path::Path, prune: RocketfuelPrune, largest_component: bool) -> Result<Graph, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = read_text(path, FileKind::Topology).map_err(|e| format!("{}: {e}", path.display()))?;
     let map = cch::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(filter(map, prune, largest_component))
 }
@@ -144,7 +145,7 @@ pub fn generate(
     let mut delays: BTreeMap<(u32, u32), u64> = BTreeMap::new();
     if let Some(lat) = latencies {
         let Some(path) = resolve_data(lat, "topology.latencies", src, p) else { return };
-        match std::fs::read_to_string(&path).map_err(|e| e.to_string()).and_then(|t| cch::parse_latencies(&t)) {
+        match read_text(&path, FileKind::Topology).and_then(|t| cch::parse_latencies(&t)) {
             Ok(d) => delays = d,
             Err(e) => {
                 p.add("topology.latencies", format!("{}: {e}", path.display()));
