@@ -130,6 +130,10 @@ impl<'de> Deserialize<'de> for Duration {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         let v = d.deserialize_any(UnitVisitor { what: "duration", parse: parse_duration })?;
         let v = finite_non_negative(v, "duration")?;
+        // The clock counts nanoseconds in a u64: about 584 years.
+        if v * 1e9 >= u64::MAX as f64 {
+            return Err(serde::de::Error::custom(format!("duration {v} s is beyond what the clock holds ({:.3e} s)", u64::MAX as f64 / 1e9)));
+        }
         Ok(Duration(Time::from_secs_f64(v)))
     }
 }

@@ -322,3 +322,18 @@ fn a_trace_that_is_a_device_is_refused() {
     let err = load_err(&with(&format!("{LINKS}").replace("rate = \"10Mbps\"\ndelay = \"1ms\"\n[[links]]", "delay = \"1ms\"\ncapacity = { mahimahi = \"/dev/zero\" }\n[[links]]")));
     assert_names(&err, "links[0]", "is not a regular file");
 }
+
+/// Absurd but valid values are refused before anything is expanded, with
+/// what would be needed instead.
+#[test]
+fn absurd_sizes_are_refused_before_allocating() {
+    let flow = "[[flows]]\nsrc = \"a\"\ndst = \"b\"\n";
+    let err = load_err(&with(&format!("{LINKS}{flow}count = 1000000000\n")));
+    assert_names(&err, "flows", "1000000000 flows");
+    let err = load_err(&with(&format!("{LINKS}{flow}")).replace("duration = \"1s\"", "duration = \"1s\"\nsample_interval = \"1ns\""));
+    assert_names(&err, "sim.sample_interval", "use 0.0000001 s or more");
+    let err = load_err(&with(&format!("{LINKS}{flow}")).replace("duration = \"1s\"", "duration = \"1000000000s\""));
+    assert_names(&err, "sim.duration", "over the 10000000 s");
+    let err = load_err(&with(&format!("{LINKS}{flow}")).replace("duration = \"1s\"", "duration = \"1000000000000s\""));
+    assert_names(&err, "sim.duration", "beyond what the clock holds");
+}

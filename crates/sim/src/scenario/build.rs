@@ -33,6 +33,9 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     if duration == Time::ZERO {
         p.add("sim.duration", "must be positive");
     }
+    if !super::limits::check(sc, &mut p) {
+        return Err(ScenarioError { source: src.name.clone(), problems: p.list });
+    }
 
     // Generated topology first, then the file's own nodes and links.
     let (mut node_specs, mut link_specs) = (Vec::new(), Vec::new());

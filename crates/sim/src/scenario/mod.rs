@@ -6,6 +6,7 @@ pub mod build;
 pub mod controllers;
 pub mod devices;
 pub mod error;
+pub mod limits;
 pub mod model;
 pub mod mptcp;
 pub mod pattern;
