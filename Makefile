@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity green clean
+.PHONY: run test install bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity green fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -79,6 +79,13 @@ inrpp-sensitivity:
 # GREEN_ARGS=--fresh starts over, --seeds N for fewer seeds).
 green: install
 	$(PY) validation/green_paper.py $(if $(filter 0,$(shell id -u)),--lab) $(GREEN_ARGS)
+
+# The scenario fuzzer's long form (tests/fuzz_scenarios.py; make test runs 400 mutants):
+# 5000 mutants of every built-in and validation scenario, each refused cleanly or run
+# for 1 s, none may panic, exceed 2 GB or hang. About 2 minutes.
+fuzz:
+	cargo build --release -p pathpool-sim
+	python3 tests/fuzz_scenarios.py --mutants 5000 $(FUZZ_ARGS)
 
 clean:
 	rm -rf $(VENV) target results

@@ -59,7 +59,9 @@ fn main() -> ExitCode {
         dir: path.parent().map_or_else(|| Path::new(".").to_path_buf(), Path::to_path_buf),
         data_dir,
     };
-    let model = match load(&text, Format::Toml, &source, seed) {
+    // JSON by the file's extension, TOML otherwise (as the Python front).
+    let format = if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) { Format::Json } else { Format::Toml };
+    let model = match load(&text, format, &source, seed) {
         Ok(m) => m,
         Err(e) => {
             eprintln!("{e}");
