@@ -23,7 +23,6 @@ pub mod run;
 pub mod scenario;
 pub mod tcp;
 pub mod time;
-pub mod topology;
 pub mod units;
 pub mod world;
 

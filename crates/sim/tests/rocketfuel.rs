@@ -6,7 +6,7 @@ mod common;
 
 use common::{load_err, run_toml, shared_data, source};
 use pathpool_sim::scenario::spec::{NodeKind, RocketfuelPrune};
-use pathpool_sim::topology::rocketfuel::{load, Class};
+use pathpool_sim::scenario::topology::rocketfuel::{load, Class};
 use pathpool_sim::{Format, Model, Time};
 
 const MAP: &str = "data:rocketfuel/maps_cch/3257.cch";

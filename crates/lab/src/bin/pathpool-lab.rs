@@ -21,7 +21,7 @@ fn usage() -> ExitCode {
 }
 
 fn model(path: &Path) -> Result<Model, String> {
-    let text = std::fs::read_to_string(path).map_err(|e| format!("{}: {e}", path.display()))?;
+    let text = pathpool_sim::files::read_text(path, pathpool_sim::files::FileKind::Scenario).map_err(|e| format!("{}: {e}", path.display()))?;
     let source = Source {
         name: path.display().to_string(),
         dir: path.parent().map_or_else(|| Path::new(".").to_path_buf(), Path::to_path_buf),

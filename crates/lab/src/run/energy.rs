@@ -8,7 +8,7 @@
 
 use pathpool_sim::energy::accounts::Accounts;
 use pathpool_sim::metrics::Table;
-use pathpool_sim::net::interfaces::Interfaces;
+use pathpool_sim::scenario::model::interfaces_of;
 use pathpool_sim::{Model, Time};
 
 use crate::emulator::stats::DirectionStats;
@@ -26,7 +26,7 @@ impl LabEnergy {
             return None;
         }
         let directions = 2 * model.links.len();
-        let ifaces = Interfaces::of_model(&model.nodes, &model.links);
+        let ifaces = interfaces_of(&model.nodes, &model.links);
         Some(LabEnergy { accounts: Accounts::new(model, &ifaces, directions), last: vec![0; directions] })
     }
 

@@ -12,7 +12,6 @@
 
 use crate::net::routing::Routes;
 use crate::net::{LinkId, NodeId};
-use crate::scenario::model::{LinkModel, NodeModel};
 
 /// One interface of a node.
 #[derive(Debug, Clone, Copy)]
@@ -54,21 +53,6 @@ impl Interfaces {
         Interfaces { by_node }
     }
 
-    /// The interfaces of a scenario's nodes (those with a link: all of them
-    /// once the scenario is valid).
-    pub fn of_model(nodes: &[NodeModel], links: &[LinkModel]) -> Interfaces {
-        let mut attached: Vec<Vec<Option<(u32, usize)>>> = nodes.iter().map(|n| vec![None; n.interfaces.len()]).collect();
-        for (i, l) in links.iter().enumerate() {
-            for (side, node, name) in [(0, l.a, &l.a_interface), (1, l.b, &l.b_interface)] {
-                if let Some(k) = nodes[node as usize].interfaces.iter().position(|n| n == name) {
-                    attached[node as usize][k] = Some((i as u32, side));
-                }
-            }
-        }
-        let ends: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.a, l.b)).collect();
-        Interfaces::new(attached.into_iter().map(|v| v.into_iter().flatten().collect()).collect(), &ends)
-    }
-
     pub fn of(&self, node: NodeId) -> &[Interface] {
         &self.by_node[node as usize]
     }
@@ -104,7 +88,7 @@ impl Interfaces {
 mod tests {
     use super::*;
     use crate::net::routing::Edge;
-    use crate::scenario::spec::RoutingMetric;
+    use crate::net::routing::RoutingMetric;
 
     /// Host 0 (two interfaces) — routers 1 and 2 — host 3 (two interfaces), and
     /// a core link 1–2: links 0: 0–1, 1: 0–2, 2: 1–3, 3: 2–3, 4: 1–2.

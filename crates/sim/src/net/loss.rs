@@ -1,7 +1,30 @@
 //! Random (non-congestion) loss on a link direction.
 
 use crate::engine::RngStream;
-use crate::scenario::spec::LossSpec;
+use serde::Deserialize;
+
+/// A link direction's random loss (`loss = { model = ... }` in a scenario).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
+pub enum LossSpec {
+    /// Each packet lost independently with probability `p`.
+    Bernoulli { p: f64 },
+    /// Two-state Markov chain (Gilbert 1960, Elliott 1963): per packet the state
+    /// moves good→bad with `p_good_to_bad` and bad→good with `p_bad_to_good`;
+    /// a packet is lost with `loss_good` / `loss_bad` in the respective state.
+    GilbertElliott {
+        p_good_to_bad: f64,
+        p_bad_to_good: f64,
+        #[serde(default)]
+        loss_good: f64,
+        #[serde(default = "one")]
+        loss_bad: f64,
+    },
+}
+
+fn one() -> f64 {
+    1.0
+}
 
 pub enum LossModel {
     None,

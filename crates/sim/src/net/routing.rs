@@ -9,7 +9,7 @@ use std::cmp::Reverse;
 use std::collections::BinaryHeap;
 
 use crate::net::{LinkId, NodeId};
-use crate::scenario::spec::RoutingMetric;
+use serde::Deserialize;
 
 pub struct Edge {
     pub from: NodeId,
@@ -24,6 +24,17 @@ pub struct Routes {
     /// For (column, at): range into `hops`, at `column * n + at`.
     index: Vec<(u32, u32)>,
     hops: Vec<LinkId>,
+}
+
+/// How routes are chosen (`sim.routing` in a scenario).
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum RoutingMetric {
+    /// Shortest path by total propagation delay (ties broken by hop count).
+    #[default]
+    Delay,
+    /// Fewest hops.
+    Hops,
 }
 
 /// A destination has its own column of next hops, or is a *stub*: a host

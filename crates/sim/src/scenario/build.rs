@@ -21,7 +21,7 @@ use crate::net::routing::{Edge, Routes};
 use crate::net::NodeId;
 use crate::tcp::TcpConfig;
 use crate::time::Time;
-use crate::topology;
+use super::topology;
 
 /// Default drop-tail limit, packets (ns-3's DropTailQueue and Linux's
 /// pfifo default txqueuelen are 100 and 1000; we follow ns-3).
@@ -104,7 +104,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     // would otherwise show up again as "no route" for the flows crossing it.
     let links_ok = links.len() == link_specs.len();
     let rcp_dirs = super::rcp::rcp_directions(&routers, 2 * links.len());
-    let ifaces = crate::net::interfaces::Interfaces::of_model(&nodes, &links);
+    let ifaces = super::model::interfaces_of(&nodes, &links);
     // Devices before flows (an MPTCP flow's scheduler may need its source's
     // energy profile); their problems are reported after the flows' and the
     // controllers', in the order of the file's sections.

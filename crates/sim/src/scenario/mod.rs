@@ -13,6 +13,7 @@ pub mod pattern;
 pub mod rcp;
 pub mod routers;
 pub mod spec;
+pub mod topology;
 
 use std::path::PathBuf;
 

@@ -4,6 +4,7 @@
 use crate::net::capacity::Capacity;
 use crate::net::queue::QueueLimit;
 use crate::net::routing::Routes;
+use crate::net::interfaces::Interfaces;
 use crate::net::NodeId;
 use crate::scenario::spec::{LossSpec, NodeKind};
 use crate::tcp::TcpConfig;
@@ -130,4 +131,19 @@ impl Model {
         let (from, to) = if d == 0 { (l.a, l.b) } else { (l.b, l.a) };
         format!("{}:{}>{}", l.name, self.nodes[from as usize].name, self.nodes[to as usize].name)
     }
+}
+
+/// The interfaces of a scenario's nodes (those with a link: all of them
+/// once the scenario is valid).
+pub fn interfaces_of(nodes: &[NodeModel], links: &[LinkModel]) -> Interfaces {
+    let mut attached: Vec<Vec<Option<(u32, usize)>>> = nodes.iter().map(|n| vec![None; n.interfaces.len()]).collect();
+    for (i, l) in links.iter().enumerate() {
+        for (side, node, name) in [(0, l.a, &l.a_interface), (1, l.b, &l.b_interface)] {
+            if let Some(k) = nodes[node as usize].interfaces.iter().position(|n| n == name) {
+                attached[node as usize][k] = Some((i as u32, side));
+            }
+        }
+    }
+    let ends: Vec<(NodeId, NodeId)> = links.iter().map(|l| (l.a, l.b)).collect();
+    Interfaces::new(attached.into_iter().map(|v| v.into_iter().flatten().collect()).collect(), &ends)
 }

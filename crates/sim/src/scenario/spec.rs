@@ -190,15 +190,7 @@ fn default_header_bytes() -> u32 {
     52
 }
 
-#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
-#[serde(rename_all = "snake_case")]
-pub enum RoutingMetric {
-    /// Shortest path by total propagation delay (ties broken by hop count).
-    #[default]
-    Delay,
-    /// Fewest hops.
-    Hops,
-}
+pub use crate::net::routing::RoutingMetric;
 
 /// TCP parameters. All optional so that per-flow tables override the defaults.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -305,27 +297,7 @@ pub enum LinkState {
     Down,
 }
 
-#[derive(Debug, Clone, Deserialize)]
-#[serde(tag = "model", rename_all = "snake_case", deny_unknown_fields)]
-pub enum LossSpec {
-    /// Each packet lost independently with probability `p`.
-    Bernoulli { p: f64 },
-    /// Two-state Markov chain (Gilbert 1960, Elliott 1963): per packet the state
-    /// moves good→bad with `p_good_to_bad` and bad→good with `p_bad_to_good`;
-    /// a packet is lost with `loss_good` / `loss_bad` in the respective state.
-    GilbertElliott {
-        p_good_to_bad: f64,
-        p_bad_to_good: f64,
-        #[serde(default)]
-        loss_good: f64,
-        #[serde(default = "one")]
-        loss_bad: f64,
-    },
-}
-
-fn one() -> f64 {
-    1.0
-}
+pub use crate::net::loss::LossSpec;
 
 #[derive(Debug, Clone, Deserialize)]
 #[serde(deny_unknown_fields)]

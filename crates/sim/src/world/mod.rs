@@ -156,7 +156,7 @@ impl<'m> World<'m> {
                 events.schedule(at, Event::LinkState { link: i as u32, up });
             }
         }
-        let ifaces = Interfaces::of_model(&model.nodes, &model.links);
+        let ifaces = crate::scenario::model::interfaces_of(&model.nodes, &model.links);
         let mut flows = Vec::with_capacity(flow_models.len());
         // Each host interface, which the INRPP senders leaving over it take turns on.
         let mut shares: BTreeMap<LinkId, Rc<InterfaceShare>> = BTreeMap::new();
