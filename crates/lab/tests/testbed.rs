@@ -205,3 +205,40 @@ fn sigint_removes_the_testbed_of_pathpool_lab_up() {
     assert_eq!(status.code(), Some(128 + libc::SIGINT));
     assert!(netns::list(&prefix).unwrap().is_empty());
 }
+
+/// A run killed with SIGKILL cannot clean up; the next testbed removes
+/// exactly its namespaces (its PID is dead) and leaves a live run's alone.
+#[test]
+fn the_next_testbed_removes_a_killed_runs_namespaces() {
+    if !runnable("the_next_testbed_removes_a_killed_runs_namespaces") {
+        return;
+    }
+    let file = std::env::temp_dir().join(format!("pathpool-lab-kill-{}.toml", std::process::id()));
+    std::fs::write(&file, TWO_PATHS).unwrap();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_pathpool-lab"))
+        .args(["up", file.to_str().unwrap()])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let dead = format!("pp-{}-0-", child.id());
+    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
+    lines.find(|l| l.as_ref().is_ok_and(|l| l.starts_with("ready"))).expect("ready line").unwrap();
+    // A live run's namespaces: another testbed of this process.
+    let model = load(TWO_PATHS, Format::Toml, &Source { name: "<test>".into(), dir: ".".into(), data_dir: None }, None).unwrap();
+    let live = Testbed::build(&model).unwrap();
+    child.kill().unwrap();
+    child.wait().unwrap();
+    std::fs::remove_file(&file).unwrap();
+    let mut left = netns::list(&dead).unwrap();
+    assert_eq!(left.len(), 5, "SIGKILL left its four nodes and the emulator: {left:?}");
+    let next = Testbed::build(&model).unwrap();
+    let removed = next.stale_removed();
+    left.sort();
+    assert!(left.iter().all(|n| removed.contains(n)), "the killed run's namespaces: {removed:?}");
+    // Anything else removed belonged to another dead run, never a live one.
+    let pid = |n: &String| n.strip_prefix("pp-").and_then(|r| r.split('-').next()).map(|p| format!("/proc/{p}"));
+    assert!(removed.iter().all(|n| pid(n).is_some_and(|p| !std::path::Path::new(&p).exists())), "{removed:?}");
+    assert!(netns::list(&dead).unwrap().is_empty());
+    assert_eq!(netns::list(live.prefix()).unwrap().len(), 5, "the live run's are untouched");
+}

@@ -19,7 +19,7 @@ use pathpool_sim::Model;
 
 use crate::emulator::{self, netdev, Emulator};
 use crate::netns::Netns;
-use crate::prefix::run_prefix;
+use crate::prefix::{clean_stale, run_prefix};
 use crate::preflight::{self, Unavailable};
 use plan::{Plan, PlanError, PREFIX_LEN};
 
@@ -50,6 +50,8 @@ impl From<io::Error> for Error {
 
 pub struct Testbed {
     prefix: String,
+    /// Namespaces of dead runs removed before this one was built.
+    stale_removed: Vec<String>,
     plan: Plan,
     /// Declared first: its forwarders stop before their interfaces go.
     emulator: Emulator,
@@ -73,6 +75,12 @@ impl Testbed {
     pub fn build_at(model: &Model, zero: Option<Instant>) -> Result<Testbed, Error> {
         preflight::check().map_err(Error::Unavailable)?;
         let plan = plan::plan(model).map_err(Error::Plan)?;
+        // A run killed outright (SIGKILL, a crash) could not clean up: its
+        // namespaces carry its dead PID (`prefix.rs`). Remove them, and say so.
+        let stale_removed = clean_stale()?;
+        if !stale_removed.is_empty() {
+            eprintln!("pathpool lab: removed {} namespaces left by runs whose process died: {}", stale_removed.len(), stale_removed.join(", "));
+        }
         let prefix = run_prefix();
         let signals = interrupt::register(&prefix)?;
         let mut namespaces = Vec::with_capacity(plan.nodes.len());
@@ -112,7 +120,12 @@ impl Testbed {
             ns.ip_batch(&commands(node))?;
         }
         let emulator = Emulator::start(model, &emulator_ns, zero.unwrap_or_else(Instant::now))?;
-        Ok(Testbed { prefix, plan, emulator, namespaces, _emulator_ns: emulator_ns, _signals: signals })
+        Ok(Testbed { prefix, stale_removed, plan, emulator, namespaces, _emulator_ns: emulator_ns, _signals: signals })
+    }
+
+    /// The namespaces of dead runs removed before this testbed was built.
+    pub fn stale_removed(&self) -> &[String] {
+        &self.stale_removed
     }
 
     /// The prefix of every namespace of this testbed.
