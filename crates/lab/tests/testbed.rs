@@ -230,11 +230,10 @@ fn the_next_testbed_removes_a_killed_runs_namespaces() {
     child.kill().unwrap();
     child.wait().unwrap();
     std::fs::remove_file(&file).unwrap();
-    let mut left = netns::list(&dead).unwrap();
+    let left = netns::list(&dead).unwrap();
     assert_eq!(left.len(), 5, "SIGKILL left its four nodes and the emulator: {left:?}");
     let next = Testbed::build(&model).unwrap();
     let removed = next.stale_removed();
-    left.sort();
     assert!(left.iter().all(|n| removed.contains(n)), "the killed run's namespaces: {removed:?}");
     // Anything else removed belonged to another dead run, never a live one.
     let pid = |n: &String| n.strip_prefix("pp-").and_then(|r| r.split('-').next()).map(|p| format!("/proc/{p}"));
