@@ -1,0 +1,126 @@
+//! Applications on the kernel lab (issue 14): the simulator's sessions run
+//! unchanged on a real TCP connection (`traffic/app.rs`), and the same
+//! scenario gives the same session metrics on both planes. They need root
+//! and a kernel with MPTCP, and say SKIPPED otherwise.
+//!
+//! One constant-rate link between a server and a phone, a single-path TCP
+//! flow with Linux's defaults (the simulator's newreno is the kernel's
+//! reno; delayed ACKs approximated off by TCP_QUICKACK).
+
+#[allow(dead_code)] // the helpers other lab tests use
+mod common;
+
+use common::{f64s, lab, runnable, table};
+use pathpool_sim::metrics::Table;
+
+/// A server and a phone joined by one link (both directions alike).
+fn scenario(rate: &str, delay_ms: u64, queue: u32, duration_s: u64, app: &str) -> String {
+    format!(
+        r#"
+[sim]
+duration = "{duration_s}s"
+[[nodes]]
+name = "server"
+[[nodes]]
+name = "phone"
+[[links]]
+a = "server"
+b = "phone"
+rate = "{rate}"
+delay = "{delay_ms}ms"
+queue = {queue}
+[[flows]]
+name = "session"
+src = "server"
+dst = "phone"
+client = "dst"
+app = {app}
+"#
+    )
+}
+
+fn one(tables: &[Table], col: &str) -> f64 {
+    f64s(table(tables, "apps"), col)[0]
+}
+
+/// Both planes' `apps` tables for `toml`.
+fn both(toml: &str) -> (Vec<Table>, Vec<Table>) {
+    let sim = pathpool_sim::run(&common::model(toml), &mut |_| {}).tables;
+    let lab = lab(toml).unwrap().tables;
+    (sim, lab)
+}
+
+/// A 2.5 Mb/s video (2 s segments, 20 s long) over a 2 Mb/s link (0.8 ×
+/// the bitrate), RTT 20 ms: each 625 kB segment takes about 2.6 s, so
+/// playback stalls after every segment but the last, about 0.6 s each.
+/// The player never pauses (its buffer never fills), so the connection
+/// is never idle long enough for Linux's slow start after idle
+/// (`tcp_slow_start_after_idle`, the simulator has none) to matter.
+#[test]
+fn video_stalls_alike_on_both_planes() {
+    if !runnable("video_stalls_alike_on_both_planes") {
+        return;
+    }
+    let app = r#"{ kind = "video", bitrate = "2.5Mbps", segment = "2s", duration = "20s" }"#;
+    let (sim, lab) = both(&scenario("2Mbps", 10, 100, 30, app));
+    let rtt = 0.020;
+    let m = |t: &[Table]| (one(t, "objects"), one(t, "startup_s"), one(t, "stalls"), one(t, "stall_s"), one(t, "mean_bitrate_bps"));
+    let (s, l) = (m(&sim), m(&lab));
+    eprintln!(
+        "FIGURE lab video 0.8 x bitrate: segments sim {} lab {}; startup sim {:.3} s lab {:.3} s; stalls sim {} lab {}; stall time sim {:.3} s lab {:.3} s ({:+.1} %)",
+        s.0,
+        l.0,
+        s.1,
+        l.1,
+        s.2,
+        l.2,
+        s.3,
+        l.3,
+        100.0 * (l.3 - s.3) / s.3
+    );
+    assert_eq!(s.0, 10.0, "the simulator fetched every segment");
+    assert_eq!(l.0, s.0, "segments fetched");
+    assert!((l.1 - s.1).abs() <= 3.0 * rtt + 0.1, "startup: lab {:.3} s, simulator {:.3} s", l.1, s.1);
+    assert_eq!(l.2, s.2, "stalls");
+    assert!((l.3 - s.3).abs() <= 0.15 * s.3, "stall time: lab {:.3} s, simulator {:.3} s", l.3, s.3);
+    assert_eq!(l.4, s.4, "one bitrate");
+    // The same app_ts rows: one per sample while the session runs.
+    let (ts_s, ts_l) = (f64s(table(&sim, "app_ts"), "time_s"), f64s(table(&lab, "app_ts"), "time_s"));
+    assert!(ts_l.len().abs_diff(ts_s.len()) <= 1, "app_ts rows: lab {}, simulator {}", ts_l.len(), ts_s.len());
+}
+
+/// Three 1 MB objects, sizes announced, 100 ms apart (shorter than the
+/// RTO, so Linux does not restart slow start in between) over 20 Mb/s
+/// with a 40 ms RTT and a queue (400 packets) that slow start does not
+/// overflow: the first object in slow start, the next two with the window
+/// open.
+#[test]
+fn download_objects_take_as_long_on_both_planes() {
+    if !runnable("download_objects_take_as_long_on_both_planes") {
+        return;
+    }
+    let app = r#"{ kind = "download", size = "1MB", count = 3, think = "100ms", size_announced = true }"#;
+    let (sim, lab) = both(&scenario("20Mbps", 20, 400, 5, app));
+    let m = |t: &[Table]| (one(t, "objects"), one(t, "object_time_mean_s"), one(t, "object_time_p95_s"), one(t, "completion_s"));
+    let (s, l) = (m(&sim), m(&lab));
+    let off = |a: f64, b: f64| 100.0 * (a - b) / b;
+    eprintln!(
+        "FIGURE lab download 3 x 1 MB: object time mean sim {:.3} s lab {:.3} s ({:+.1} %), p95 sim {:.3} s lab {:.3} s ({:+.1} %), completion sim {:.3} s lab {:.3} s ({:+.1} %)",
+        s.1,
+        l.1,
+        off(l.1, s.1),
+        s.2,
+        l.2,
+        off(l.2, s.2),
+        s.3,
+        l.3,
+        off(l.3, s.3)
+    );
+    assert_eq!(s.0, 3.0);
+    assert_eq!(l.0, 3.0);
+    assert_eq!(f64s(table(&lab, "apps"), "bytes")[0], 3e6);
+    for (what, a, b) in [("mean object time", l.1, s.1), ("p95 object time", l.2, s.2), ("completion", l.3, s.3)] {
+        assert!((a - b).abs() <= 0.10 * b, "{what}: lab {a:.3} s, simulator {b:.3} s");
+    }
+    assert_eq!(f64s(table(&lab, "flows"), "bytes_delivered")[0], 3e6, "one connection carries all three");
+}
