@@ -293,7 +293,7 @@ mod tests {
             src = "s"
             dst = "c"
             client = "dst"
-            app = { kind = "video", bitrate = "2Mbps", segment = "2s", duration = "10s" }
+            app = { kind = "video", bitrate = "2Mbps", segment = "1s", duration = "1s" }
             [[flows]]
             src = "s"
             dst = "c"
