@@ -21,6 +21,11 @@
 //! - `server` (the flow's source): reads request messages, partial ones
 //!   included, and writes the responses and the pushes.
 //!
+//! Both ends set `TCP_NODELAY`: the simulator sends a request or a
+//! message at once, where Nagle's algorithm (RFC 896) would hold a small
+//! write while an earlier one is unacknowledged — up to an RTT for an
+//! interactive application's messages.
+//!
 //! No built-in application both requests and pushes; if one did, its
 //! pushes could be written ahead of responses to requests still in flight
 //! while `Exchange` counts them after.
@@ -117,6 +122,7 @@ fn run_client(socket: &Socket, quickack: bool, end: Time, flow: &FlowState, cloc
     let app = flow.app.as_ref().expect("an application flow");
     socket.set_read_timeout(Some(POLL))?;
     socket.set_write_timeout(Some(POLL))?;
+    socket.set_tcp_nodelay(true)?;
     let mut wakes = BinaryHeap::new();
     let mut wire = Vec::new();
     let mut buf = vec![0u8; 256 * 1024];
@@ -199,6 +205,7 @@ fn serve(socket: &Socket, flow: &FlowState, clock: &RunClock) -> io::Result<()> 
     };
     socket.set_read_timeout(Some(POLL))?;
     socket.set_write_timeout(Some(POLL))?;
+    socket.set_tcp_nodelay(true)?;
     // An application that pushes is looked at every millisecond while idle.
     let idle = if pushes { Time::from_millis(1) } else { Time::from_nanos(POLL.as_nanos() as u64) };
     let data = vec![0x70u8; 256 * 1024];
