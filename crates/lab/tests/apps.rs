@@ -190,10 +190,13 @@ app = { kind = "video", bitrate = "2.5Mbps", segment = "2s", duration = "20s" }
     // minrtt: the first 625 kB segment took 3.7 s on the lab, 4.3 s in the
     // simulator), so the figures are reported, not held to the
     // single-path tolerances.
+    // How many segments arrive in 30 s varies from lab run to lab run (8 to
+    // 10 seen), so the stall counts are held to the segments each plane got:
+    // every segment after the first ends a stall (and the run may end in one).
     for (plane, (segments, startup, stalls, _)) in [("simulator", s), ("lab", l)] {
-        assert!(segments >= 7.0 && startup > 2.5 && stalls >= segments - 2.0, "{plane}: {segments} segments, startup {startup} s, {stalls} stalls");
+        assert!(segments >= 7.0 && startup > 2.5, "{plane}: {segments} segments, startup {startup} s");
+        assert!(stalls >= segments - 1.0 && stalls <= segments, "{plane}: {stalls} stalls for {segments} segments");
     }
-    assert!((l.2 - s.2).abs() <= 1.0, "stalls: lab {}, simulator {}", l.2, s.2);
     let subflows = table(&lab, "subflows");
     let (local, acked) = (strs(subflows, "local_interface"), f64s(subflows, "bytes_acked"));
     eprintln!("FIGURE lab MPTCP video subflows: {local:?} to {:?}, bytes acknowledged {acked:?}", strs(subflows, "remote_interface"));
