@@ -25,6 +25,9 @@
 //!   duplicate ACKs, SACK with PRR). `delayed_ack = false`, the simulator's
 //!   default, is approximated by re-arming `TCP_QUICKACK` after every read at
 //!   the receiver (tcp(7)); Linux has no way to turn delayed ACKs off.
+//! - Applications (`app = { ... }`) run their simulator sessions on the
+//!   flow's connection (`traffic/app.rs`): requests are messages on the
+//!   stream, answered in order by the server.
 //! - `[[devices]]` energy models (radios, Green MPTCP's linear model) are
 //!   fed the link emulator's counters of the host's interfaces at every
 //!   sample (`run/energy.rs`).
@@ -86,13 +89,6 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
     let default = TcpConfig::default();
     for f in &model.flows {
         let flow = format!("flow '{}'", f.name);
-        if let Some(app) = &f.app {
-            out.push(format!(
-                "{flow}: app '{}' ({}): the lab's traffic client runs bulk, sized and request/response flows only; applications run in the simulator",
-                app.name,
-                app.kind.name()
-            ));
-        }
         match f.transport.as_str() {
             "tcp" => cc_refusals(&flow, &f.tcp, kernel, &mut out),
             "mptcp" => {
@@ -284,6 +280,27 @@ mod tests {
             transport = "mptcp"
             tcp = { cc = "bbr" }
             mptcp = { coupling = "uncoupled", path_manager = "backup" }
+            "#,
+        );
+        assert_eq!(refusals(&m, &kernel()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn applications_run() {
+        let m = model(
+            r#"
+            [[flows]]
+            src = "s"
+            dst = "c"
+            client = "dst"
+            app = { kind = "video", bitrate = "2Mbps", segment = "1s", duration = "1s" }
+            [[flows]]
+            src = "s"
+            dst = "c"
+            client = "dst"
+            transport = "mptcp"
+            mptcp = { coupling = "uncoupled" }
+            app = { kind = "download", size = "1MB", count = 2 }
             "#,
         );
         assert_eq!(refusals(&m, &kernel()), Vec::<String>::new());

@@ -44,7 +44,8 @@ use crate::traffic::client::ClientSpec;
 use crate::traffic::info::{self, TcpInfo};
 use crate::traffic::server;
 use crate::traffic::transfer::{self, Open};
-use crate::traffic::{FlowState, RunClock, BASE_PORT};
+use crate::traffic::{self, FlowState, RunClock, BASE_PORT};
+use pathpool_sim::app::{self, App};
 use connection::Connection;
 
 pub struct LabOutput {
@@ -225,7 +226,8 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     }
 
     let clock = RunClock { epoch: zero, stop: Default::default() };
-    let flows: Vec<FlowState> = model.flows.iter().map(|_| FlowState::default()).collect();
+    let flows: Vec<FlowState> = model.flows.iter().map(|f| FlowState { app: f.app.as_ref().map(|a| Mutex::new(App::new(a))), ..Default::default() }).collect();
+    let mut app_ts = app::Series::default();
     let conns: Vec<Mutex<Connection>> = model.flows.iter().map(|_| Mutex::default()).collect();
     let specs: Vec<ClientSpec> = (0..model.flows.len()).map(|i| client_spec(model, &addrs, i)).collect();
     let record = Mutex::new(control::Record::default());
@@ -245,6 +247,13 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
             let (at_src, at_dst) = if f.client == f.src { (connect, accept) } else { (accept, connect) };
             let (size, stop) = (f.size, f.stop.unwrap_or(model.duration).min(model.duration));
             let quickack = !f.tcp.delayed_ack;
+            if f.app.is_some() {
+                // The application's client is the destination, its server the source.
+                let end = model.duration;
+                s.spawn(move || traffic::app::client(at_dst, quickack, end, flows, i, clock));
+                s.spawn(move || traffic::app::server(at_src, flows, i, clock));
+                continue;
+            }
             s.spawn(move || transfer::destination(at_dst, size, quickack, flows, i, clock));
             s.spawn(move || transfer::source(at_src, size, stop, flows, i, clock));
         }
@@ -262,6 +271,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
                 break;
             }
             sample(model, &testbed, flows, &conns, &mut end, Some(&mut sampler), t);
+            sample_apps(flows, clock, model.duration, &mut app_ts, t);
             if let Some(e) = energy.as_mut() {
                 e.sample(t, &testbed.emulator().stats(), model);
             }
@@ -302,12 +312,34 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     let conns: Vec<Connection> = conns.into_iter().map(|c| c.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
     let record = record.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut out = collect::output(model, &flows, &conns, &end, &links, sampler, record, wall.elapsed().as_secs_f64());
+    // Only runs with applications have their tables, as in the simulator.
+    if flows.iter().any(|f| f.app.is_some()) {
+        let mut apps: Vec<(u32, App)> =
+            flows.into_iter().enumerate().filter_map(|(i, f)| Some((i as u32, f.app?.into_inner().unwrap_or_else(|e| e.into_inner())))).collect();
+        out.tables.push(app::table(apps.iter_mut().map(|(i, a)| (*i, a)), model.duration));
+        out.tables.push(app_ts.into_table());
+    }
     if let Some(e) = energy {
         let (table, radio_ts, summary) = e.finish(model.duration, model, &end.delivered);
         out.summary["energy"] = summary;
         out.tables.extend([table, radio_ts]);
     }
     Ok(out)
+}
+
+/// The `app_ts` rows at sample time `t`: each started application's
+/// (buffer, bitrate), read under its lock at the clock's time (never past
+/// `end`), so the session never sees time go back.
+fn sample_apps(flows: &[FlowState], clock: &RunClock, end: Time, series: &mut app::Series, t: Time) {
+    for (i, state) in flows.iter().enumerate() {
+        let Some(a) = &state.app else { continue };
+        if state.started().is_some_and(|at| at <= t) {
+            let mut a = traffic::app::lock(a);
+            if let Some(sample) = a.sample(clock.now().min(end)) {
+                series.push(t, i as u32, sample);
+            }
+        }
+    }
 }
 
 /// What a single-path flow's sender last reported, and its srtt samples.

@@ -5,12 +5,14 @@
 //! kernel `Documentation/networking/mptcp.rst`). The flow's client end
 //! (`client`: the source, or the destination for a download) connects at
 //! the flow's start (`client.rs`); the other end listens and accepts
-//! (`server.rs`); then each end moves the data (`transfer.rs`). Times are
+//! (`server.rs`); then each end moves the data (`transfer.rs`), or, for a
+//! flow with an application, runs its session (`app.rs`). Times are
 //! model time: the link emulator's clock.
 //!
 //! Every blocking call has a short time-out, so each thread sees the run's
 //! stop flag within `POLL` and a run never outlives its bound.
 
+pub mod app;
 pub mod client;
 pub mod info;
 pub mod server;
@@ -80,6 +82,11 @@ pub struct FlowState {
     /// The data sender's and the data receiver's sockets, once connected.
     pub sender: Mutex<Option<Arc<Socket>>>,
     pub receiver: Mutex<Option<Arc<Socket>>>,
+    /// The flow's application, if it has one (`app.rs`): its client thread
+    /// steps it, the sampler and the client's controller read it.
+    pub app: Option<Mutex<pathpool_sim::app::App>>,
+    /// Bytes the application's server was asked to send unasked so far.
+    pub pushes: AtomicU64,
     /// The first thing that went wrong, if anything did.
     pub error: Mutex<Option<String>>,
 }

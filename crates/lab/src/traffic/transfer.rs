@@ -30,7 +30,7 @@ impl Open<'_> {
     /// The end's socket. An `Accept` must outlive the connection: MP_JOIN
     /// SYNs reach the server through its listener (RFC 8684 §3.2), and a
     /// closed one answers them with a reset.
-    fn socket(&self, flows: &[FlowState], me: usize, clock: &RunClock) -> Option<Socket> {
+    pub(super) fn socket(&self, flows: &[FlowState], me: usize, clock: &RunClock) -> Option<Socket> {
         match self {
             Open::Connect { ns, spec } => client::connect(ns, spec, flows, me, clock),
             Open::Accept { listener, cc } => server::accept(listener, *cc, &flows[me], clock),

@@ -10,7 +10,7 @@
 use super::bba::Bba;
 use super::throughput::Throughput;
 
-pub trait BitrateChoice {
+pub trait BitrateChoice: Send {
     /// The rung for the next segment, given the buffer level (seconds of
     /// video) and the previous segment's rung (None for the first).
     fn choose(&mut self, ladder: &[f64], buffer_s: f64, previous: Option<usize>) -> usize;

@@ -79,7 +79,7 @@ pub struct Metrics {
 }
 
 /// An application's client side.
-pub trait Client {
+pub trait Client: Send {
     /// The connection is open.
     fn open(&mut self, now: Time, asks: &mut Asks);
     /// The response to `r` was delivered in full.

@@ -77,8 +77,8 @@ impl Host<'_> {
             bytes_sent: Some(0),
             bytes_received: 0,
             ooo_bytes: None,
-            // Applications run in the simulator only (support.rs refuses them here).
-            app: None,
+            // The application's client is the flow's destination (`traffic/app.rs`).
+            app: state.app.as_ref().filter(|_| !at_src).map(|a| crate::traffic::app::lock(a).view()),
             subflows: Vec::new(),
         };
         if !at_src {
