@@ -10,6 +10,11 @@ mod common;
 use common::{f64s, lab, model, runnable, strs, subflow_series, table};
 use pathpool_sim::metrics::Table;
 
+/// One test at a time: a lab run is a real-time experiment, and the other
+/// tests' simulator runs on the same two cores would delay its controller
+/// threads (the timings compared here are within 150 ms).
+static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 /// The worked example, the built-in as it is. Its Wi-Fi uplink queue is 50
 /// packets: with 100 (0.6 s at 2 Mb/s) the kernel's loss recoveries through
 /// the queue stall the Wi-Fi subflow's cumulative ACK and release it in one
@@ -48,6 +53,7 @@ fn rate_fallback_acts_alike_on_both_planes() {
     if !runnable("rate_fallback_acts_alike_on_both_planes") {
         return;
     }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let toml = rate_fallback();
     let sim = pathpool_sim::run(&model(&toml), &mut |_| {}).tables;
     let out = lab(&toml).unwrap();
@@ -143,6 +149,7 @@ fn a_phone_initiated_download_opens_its_subflows_from_the_phone() {
     if !runnable("a_phone_initiated_download_opens_its_subflows_from_the_phone") {
         return;
     }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     let sim = pathpool_sim::run(&model(DOWNLOAD), &mut |_| {}).tables;
     let out = lab(DOWNLOAD).unwrap();
     let expected = [("server:eth0".to_string(), "phone:lte0".to_string()), ("server:eth0".into(), "phone:wlan0".into())];
@@ -221,6 +228,7 @@ fn the_green_path_manager_joins_after_the_burst_on_both_planes() {
     if !runnable("the_green_path_manager_joins_after_the_burst_on_both_planes") {
         return;
     }
+    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
     // A 10 kB message: no join on either plane.
     for (plane, tables) in [("simulator", pathpool_sim::run(&model(&green("10kB")), &mut |_| {}).tables), ("lab", lab(&green("10kB")).unwrap().tables)] {
         assert_eq!(strs(table(&tables, "subflows"), "local_interface"), ["agent:wlan0"], "{plane}");
