@@ -168,12 +168,14 @@ fn failed_build_leaves_nothing() {
     assert!(!left.iter().any(|n| n.contains("failbuild")), "{left:?}");
 }
 
-#[test]
-fn sigint_removes_the_testbed_of_pathpool_lab_up() {
-    if !runnable("sigint_removes_the_testbed_of_pathpool_lab_up") {
-        return;
-    }
-    let file = std::env::temp_dir().join(format!("pathpool-lab-test-{}.toml", std::process::id()));
+/// `pathpool-lab up` on TWO_PATHS (written to a file named after `tag`),
+/// once it is ready: the file, the child, its namespace prefix and its
+/// "ready" line, and the rest of its output (kept open: the child writes
+/// more when it stops).
+type Up = (std::path::PathBuf, std::process::Child, String, String, std::io::Lines<BufReader<std::process::ChildStdout>>);
+
+fn up(tag: &str) -> Up {
+    let file = std::env::temp_dir().join(format!("pathpool-lab-{tag}-{}.toml", std::process::id()));
     std::fs::write(&file, TWO_PATHS).unwrap();
     let mut child = Command::new(env!("CARGO_BIN_EXE_pathpool-lab"))
         .args(["up", file.to_str().unwrap()])
@@ -184,6 +186,15 @@ fn sigint_removes_the_testbed_of_pathpool_lab_up() {
     let prefix = format!("pp-{}-0-", child.id());
     let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
     let ready = lines.find(|l| l.as_ref().is_ok_and(|l| l.starts_with("ready"))).expect("ready line").unwrap();
+    (file, child, prefix, ready, lines)
+}
+
+#[test]
+fn sigint_removes_the_testbed_of_pathpool_lab_up() {
+    if !runnable("sigint_removes_the_testbed_of_pathpool_lab_up") {
+        return;
+    }
+    let (file, mut child, prefix, ready, _out) = up("test");
     assert!(ready.contains(&prefix), "{ready}");
     assert_eq!(netns::list(&prefix).unwrap().len(), 5, "four nodes and the emulator");
 
@@ -213,17 +224,7 @@ fn the_next_testbed_removes_a_killed_runs_namespaces() {
     if !runnable("the_next_testbed_removes_a_killed_runs_namespaces") {
         return;
     }
-    let file = std::env::temp_dir().join(format!("pathpool-lab-kill-{}.toml", std::process::id()));
-    std::fs::write(&file, TWO_PATHS).unwrap();
-    let mut child = Command::new(env!("CARGO_BIN_EXE_pathpool-lab"))
-        .args(["up", file.to_str().unwrap()])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let dead = format!("pp-{}-0-", child.id());
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    lines.find(|l| l.as_ref().is_ok_and(|l| l.starts_with("ready"))).expect("ready line").unwrap();
+    let (file, mut child, dead, _, _out) = up("kill");
     // A live run's namespaces: another testbed of this process.
     let model = load(TWO_PATHS, Format::Toml, &Source { name: "<test>".into(), dir: ".".into(), data_dir: None }, None).unwrap();
     let live = Testbed::build(&model).unwrap();
