@@ -2,6 +2,9 @@
 //! cannot run, one run at a time, the check that no namespace is left
 //! behind, and reading result tables.
 
+// Each test file uses a subset of these helpers.
+#![allow(dead_code)]
+
 use std::sync::Mutex;
 
 use pathpool_lab::netns;
