@@ -308,3 +308,10 @@ fn excluded_and_cross_family_interfaces_carry_no_subflow() {
         assert!(acts(&out, "open_subflow").is_empty(), "{params}: {}", dump(&out));
     }
 }
+
+#[test]
+fn an_interactive_session_which_requests_nothing_is_in_reliability_mode_from_the_start() {
+    let out = run_toml(&phone("3s", r#"{ kind = "interactive", message = "200B", interval = "20ms" }"#, "", "", ""));
+    assert!(dump(&out).contains("auto: interactive (voice, games): reliability"), "{}", dump(&out));
+    assert!(acts(&out, "open_subflow").is_empty(), "{}", dump(&out));
+}

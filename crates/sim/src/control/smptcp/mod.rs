@@ -105,14 +105,15 @@ impl Controller for Smptcp {
 impl Smptcp {
     fn connection(&mut self, now: Time, event: &Event, c: &ConnectionView, view: &View, out: &mut Vec<Action>) {
         let s = &self.s;
-        // An application's policy decides on its first request.
-        if c.app.as_ref().is_some_and(|a| a.requests == 0) {
-            return;
-        }
-        let conn = self.conns.entry(c.id).or_insert_with(|| {
+        if !self.conns.contains_key(&c.id) {
             let (class, reason) = classify::classify(c, s);
+            // Algorithms 1 and 2 decide on the application's first request
+            // (an interactive session, which requests nothing, starts at once).
+            if matches!(class, Class::Video | Class::Download) && c.app.as_ref().is_some_and(|a| a.requests == 0) {
+                return;
+            }
             out.push(Action::Log { detail: format!("{}: {reason}", c.flow) });
-            Conn {
+            self.conns.insert(c.id, Conn {
                 class,
                 video: video::Video::new(s),
                 video_extra: Vec::new(),
@@ -125,8 +126,9 @@ impl Smptcp {
                 buffer: None,
                 scheduler_set: false,
                 reason,
-            }
-        });
+            });
+        }
+        let conn = self.conns.get_mut(&c.id).expect("inserted above");
         let wb = view.interfaces.get(s.primary as usize).and_then(radio::estimate);
         let mode = match conn.class {
             Class::Fixed(m) => m,
