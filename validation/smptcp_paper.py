@@ -51,9 +51,11 @@ MSS = 1448
 # ---- settings chosen (the paper gives rates, no RTTs) ---------------------------------------
 
 # Base RTTs (propagation only) per radio: a home/office Wi-Fi to a nearby
-# server, LTE and NR (NSA) as commonly measured. With the 12 MB cap,
-# 1300 + 900 Mb/s needs RTTs <= 12 MB / 2.2 Gb/s = 43.6 ms (the issue's bound).
-RTT_MS = {"wifi": 20.0, "lte": 50.0, "nr": 30.0}
+# server, LTE as commonly measured, NR (NSA) chosen so that legacy's 6 MB
+# buffer gives about the paper's 85 % at Wi-Fi 289 + NR 400 (measured:
+# 99 % at 34 ms, 89 % at 37 ms, 76 % at 40 ms; a steep edge). With the 12 MB
+# cap, 1300 + 900 Mb/s needs RTTs <= 12 MB / 2.2 Gb/s = 43.6 ms (the issue's bound).
+RTT_MS = {"wifi": 20.0, "lte": 50.0, "nr": 38.0}
 WIFI_RATES = (54, 289, 600, 1300)                     # Table 2
 LTE_RATES = {"LTE non-CA": 70, "LTE CA": 200}         # 70; 70-350 (CA) -> 200, the midpoint of the text's 70-350 rounded
 NR_RATES = {"NR far": 400, "NR near": 900}            # midpoints of 300-500 and 800-1000 Mb/s
@@ -61,6 +63,7 @@ NR_RATES = {"NR far": 400, "NR near": 900}            # midpoints of 300-500 and
 # exists higher difference in RTT of WiFi and LTE").
 GAP_CASES = (
     dict(wifi=289, cell="lte", cell_rate=70, wifi_rtt=10.0, cell_rtt=150.0),
+    dict(wifi=600, cell="lte", cell_rate=70, wifi_rtt=10.0, cell_rtt=150.0),
     dict(wifi=600, cell="lte", cell_rate=200, wifi_rtt=10.0, cell_rtt=150.0),
 )
 AGG_DURATION = 30.0          # s of model time per aggregation run
@@ -208,12 +211,11 @@ def measure_agg(c: dict, scheme: str, iface: str | None) -> dict:
            "retransmits": int(res.flows["retransmits"].iloc[0]), "wall_s": wall}
     if scheme != "single":
         sub = res.frame("subflows")
-        out["subflows"] = [{"local": r["local_interface"], "bytes": int(r["bytes_delivered"] or 0), "retx": int(r["retransmits"])} for _, r in sub.iterrows()]
-        sts = res.frame("subflow_ts")
-        # goodput over time (for the convergence plot)
+        # The phone's side of each subflow (the server is the data sender, so it is the remote end).
+        out["subflows"] = [{"phone": r["remote_interface"].split(":")[-1], "bytes": int(r["bytes_delivered"] or 0), "retx": int(r["retransmits"])}
+                           for _, r in sub.iterrows()]
         fts = res.flow_ts
         out["ts"] = [[float(t), float(g)] for t, g in zip(fts["time_s"], fts["goodput_bps"])]
-        del sts
     return out
 
 
@@ -247,11 +249,11 @@ def measure_video(fig: str, wifi_rate: float, scheme: str, video_s: float) -> di
     sub = res.frame("subflows")
     per_sub = {}
     for _, r in sub.iterrows():
-        k = r["local_interface"].split(":")[-1] if r["local_interface"].startswith("phone") else r["remote_interface"].split(":")[-1]
+        k = r["remote_interface"].split(":")[-1]  # the phone's side (the server sends)
         per_sub[k] = per_sub.get(k, 0) + int(r["bytes_delivered"] or 0)
     # Cellular rate over time, 10 s bins (the initial-fill peak).
     sts = res.frame("subflow_ts")
-    names = {int(r["subflow_id"]): (r["remote_interface"] if r["remote_interface"].startswith("phone") else r["local_interface"]).split(":")[-1] for _, r in sub.iterrows()}
+    names = {int(r["subflow_id"]): r["remote_interface"].split(":")[-1] for _, r in sub.iterrows()}
     cell_ts: dict[int, float] = {}
     for _, r in sts.iterrows():
         if names.get(int(r["subflow_id"])) != "wlan0":
@@ -334,8 +336,17 @@ def measure_power(workload: str, scheme: str, hours: int) -> dict:
     ph = ifs[ifs["node"] == "phone"]
     rx = {r["interface"]: int(r["bytes_received"]) + int(r["bytes_sent"]) for _, r in ph.iterrows()}
     fl = res.flows
-    return {"wall_s": wall, "energy_j": e, "wire_bytes": rx, "flows": int(len(fl)), "completed": int(fl["completed"].sum()),
-            "delivered": int(fl["bytes_delivered"].sum())}
+    apps = res.frame("apps")
+    cats: dict[str, dict] = {}
+    for _, a in apps.iterrows():
+        c = cats.setdefault(a["category"], {"sessions": 0, "objects": 0, "bytes": 0, "stall_s": 0.0})
+        c["sessions"] += 1
+        c["objects"] += int(a["objects"])
+        c["bytes"] += int(a["bytes"])
+        c["stall_s"] += float(a["stall_s"]) if a["stall_s"] is not None and not math.isnan(a["stall_s"]) else 0.0
+    done = int(sum(1 for _, a in apps.iterrows() if a["completion_s"] is not None and not math.isnan(a["completion_s"])))
+    return {"wall_s": wall, "energy_j": e, "wire_bytes": rx, "flows": int(len(fl)), "completed": done,
+            "delivered": int(fl["bytes_delivered"].sum()), "apps": cats}
 
 
 # ---- the run cache ----------------------------------------------------------------------------
@@ -427,7 +438,7 @@ def run_agg(cache: Cache, quick: bool) -> dict:
 
 def search_wifi_rate(cache: Cache, fig: str, target: float, video_s: float, iters: int) -> tuple[float, list]:
     """Bisection (geometric) on the Wi-Fi rate for legacy's Wi-Fi share of the video's payload."""
-    lo, hi = 0.5, 80.0
+    lo, hi = 0.5, 1000.0
     trace = []
     for _ in range(iters):
         mid = round(math.sqrt(lo * hi), 2)
@@ -444,7 +455,7 @@ def search_wifi_rate(cache: Cache, fig: str, target: float, video_s: float, iter
 
 def run_video(cache: Cache, quick: bool) -> dict:
     search_s = 300.0 if quick else SEARCH_VIDEO_S
-    iters = 5 if quick else 8
+    iters = 5 if quick else 9
     out = {}
     for fig in VIDEO_CELL:
         for cond, target in VIDEO_TARGET_SHARE.items():
