@@ -68,7 +68,12 @@ GAP_CASES = (
 )
 AGG_DURATION = 30.0          # s of model time per aggregation run
 AGG_WINDOW = (10.0, 30.0)    # steady window: slow start and its recovery skipped
-AGG_SIZE = "50GB"            # the download object: announced, > alpha1 = 20 MB, lasts the whole run
+AGG_SIZE = "50GB"
+# Legacy again over a longer run for the fast rows, to tell OLIA's slow recovery
+# after slow start (Reno-speed growth at Gb/s) from a steady-state limit.
+AGG_LONG_DURATION = 120.0
+AGG_LONG_WINDOW = (60.0, 120.0)
+AUTO_TUNER_BUFFER = 12_000_000  # the paper's max_buff: legacy with it alone is a diagnostic row            # the download object: announced, > alpha1 = 20 MB, lasts the whole run
 
 # Video (Figs. 8-9): 1080p60, 8 Mb/s -> 3600 MB an hour; Table 2's buffer health 80-110 s.
 VIDEO_BITRATE = 8e6
@@ -201,13 +206,16 @@ def steady_goodput(res, window=AGG_WINDOW) -> float:
     return float(s["goodput_bps"].mean())
 
 
-def measure_agg(c: dict, scheme: str, iface: str | None) -> dict:
+def measure_agg(c: dict, scheme: str, iface: str | None, duration: float = AGG_DURATION, window=AGG_WINDOW, rcv: int | None = None) -> dict:
     import pathpool
 
+    doc = agg_scenario(c, scheme, iface, duration)
+    if rcv is not None:
+        doc["flows"][0]["tcp"]["rcv_buffer"] = rcv
     t0 = time.monotonic()
-    res = pathpool.run(agg_scenario(c, scheme, iface))
+    res = pathpool.run(doc)
     wall = time.monotonic() - t0
-    out = {"goodput_bps": steady_goodput(res), "goodput_all_bps": float(res.flows["goodput_bps"].iloc[0]),
+    out = {"goodput_bps": steady_goodput(res, window), "goodput_all_bps": float(res.flows["goodput_bps"].iloc[0]),
            "retransmits": int(res.flows["retransmits"].iloc[0]), "wall_s": wall}
     if scheme != "single":
         sub = res.frame("subflows")
@@ -274,6 +282,14 @@ def wifi_share(r: dict) -> float:
 HOUR = 3600.0
 
 
+def size_bytes(text: str) -> float:
+    """"60MB", "1.5MB", "5kB", "100B" in bytes (decimal prefixes, as the scenario format)."""
+    for suffix, f in (("MB", 1e6), ("kB", 1e3), ("B", 1.0)):
+        if text.endswith(suffix):
+            return float(text[: -len(suffix)]) * f
+    return float(text)
+
+
 def power_flows(workload: str, hours: int) -> list[dict]:
     """Per-hour patterns, repeated ``hours`` times. Every entry is its own
     connection unless it is a persistent app (push channel, video)."""
@@ -316,7 +332,15 @@ def power_scenario(workload: str, scheme: str, hours: int) -> dict:
     doc = {"name": f"smptcp-power-{workload}-{scheme}", "sim": {"duration": f"{hours * HOUR:g}s", "sample_interval": "10s"}, **network(ifaces)}
     doc["flows"] = []
     for f in power_flows(workload, hours):
-        f.update({"src": "server", "dst": "phone", "client": "dst", **copy.deepcopy(transport_for(scheme))})
+        f.update({"src": "server", "dst": "phone", "client": "dst", **copy.deepcopy(transport_for("legacy" if scheme in ("wifi_only", "per_app") else scheme))})
+        if scheme == "wifi_only":
+            f["mptcp"]["path_manager"] = "single_path"
+        elif scheme == "per_app":
+            # S-MPTCP's decisions set by hand (no controller): multipath only for a
+            # download announced above alpha1 = 20 MB; video needs none (Wi-Fi's
+            # 54 Mb/s >= 5 Mb/s, C >= 1); everything else single path on Wi-Fi.
+            big = f["app"]["kind"] == "download" and size_bytes(f["app"]["size"]) > 20e6
+            f["mptcp"]["path_manager"] = "fullmesh" if big else "single_path"
         doc["flows"].append(f)
     doc["devices"] = [{"host": "phone", "radios": {"wlan0": {"technology": "wifi"}, "lte0": {"technology": "lte"}}}]
     if scheme == "smptcp":
@@ -430,43 +454,54 @@ def run_agg(cache: Cache, quick: bool) -> dict:
         sw = cache.get(f"agg/single/wlan0/{c['wifi']}@{c['wifi_rtt']:g}/{AGG_DURATION:g}", measure_agg, c, "single", "wlan0")
         sc = cache.get(f"agg/single/{cell}/{c['cell_rate']}@{c['cell_rtt']:g}/{AGG_DURATION:g}", measure_agg, c, "single", cell)
         lg = cache.get(f"agg/legacy/{combo_id(c)}/{AGG_DURATION:g}", measure_agg, c, "legacy", None)
+        lg12 = cache.get(f"agg/legacy12MB/{combo_id(c)}/{AGG_DURATION:g}", measure_agg, c, "legacy", None, AGG_DURATION, AGG_WINDOW, AUTO_TUNER_BUFFER)
+        long = None
+        if not quick and (c["wifi"] >= 600 or c["fig"] == "gap"):
+            long = cache.get(f"agg/legacy/{combo_id(c)}/{AGG_LONG_DURATION:g}", measure_agg, c, "legacy", None, AGG_LONG_DURATION, AGG_LONG_WINDOW)
         status = smptcp_status(agg_scenario(c, "smptcp"))
         sm = None if status else cache.get(f"agg/smptcp/{combo_id(c)}/{AGG_DURATION:g}", measure_agg, c, "smptcp", None)
-        rows.append(dict(combo=c, single_wifi=sw, single_cell=sc, legacy=lg, smptcp=sm, smptcp_status=status))
+        rows.append(dict(combo=c, single_wifi=sw, single_cell=sc, legacy=lg, legacy12=lg12, legacy_long=long, smptcp=sm, smptcp_status=status))
     return {"rows": rows}
 
 
-def search_wifi_rate(cache: Cache, fig: str, target: float, video_s: float, iters: int) -> tuple[float, list]:
-    """Bisection (geometric) on the Wi-Fi rate for legacy's Wi-Fi share of the video's payload."""
-    lo, hi = 0.5, 1000.0
-    trace = []
-    for _ in range(iters):
+VIDEO_SCAN = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
+
+
+def search_wifi_rate(cache: Cache, fig: str, target: float, video_s: float, grid, refine: int) -> tuple[float, list]:
+    """Legacy's Wi-Fi share of the video's payload is not monotone in the Wi-Fi
+    rate (OLIA's windows after the first fill decide the whole run), so: a scan
+    over ``grid``, then ``refine`` geometric bisections inside the first
+    bracket that crosses ``target`` from below. Returns the rate whose share is
+    closest to the target, and every (rate, share) run."""
+    run = lambda rate: wifi_share(cache.get(f"video/legacy/{fig}/wifi{rate:g}/{video_s:g}", measure_video, fig, rate, "legacy", video_s))
+    trace = [(float(r), run(r)) for r in grid]
+    lo = hi = None
+    for (r0, s0), (r1, s1) in zip(trace, trace[1:]):
+        if s0 < target <= s1:
+            lo, hi = r0, r1
+            break
+    for _ in range(refine if lo is not None else 0):
         mid = round(math.sqrt(lo * hi), 2)
-        r = cache.get(f"video/legacy/{fig}/wifi{mid:g}/{video_s:g}", measure_video, fig, mid, "legacy", video_s)
-        s = wifi_share(r)
-        trace.append((mid, s))
-        if s < target:
+        sh = run(mid)
+        trace.append((mid, sh))
+        if sh < target:
             lo = mid
         else:
             hi = mid
     best = min(trace, key=lambda t: abs(t[1] - target))
-    return best[0], trace
+    return best[0], sorted(trace)
 
 
 def run_video(cache: Cache, quick: bool) -> dict:
-    search_s = 300.0 if quick else SEARCH_VIDEO_S
-    iters = 5 if quick else 9
+    video_s = 300.0 if quick else VIDEO_HOUR
+    grid = (4, 16, 64, 256) if quick else VIDEO_SCAN
+    refine = 0 if quick else 6
     out = {}
     for fig in VIDEO_CELL:
         for cond, target in VIDEO_TARGET_SHARE.items():
-            rate, trace = search_wifi_rate(cache, fig, target, search_s, iters)
-            row = {"rate": rate, "trace": trace, "search_s": search_s}
-            if not quick:
-                row["legacy"] = cache.get(f"video/legacy/{fig}/wifi{rate:g}/{VIDEO_HOUR:g}", measure_video, fig, rate, "legacy", VIDEO_HOUR)
-            else:
-                row["legacy"] = cache.get(f"video/legacy/{fig}/wifi{rate:g}/{search_s:g}", measure_video, fig, rate, "legacy", search_s)
-            video_s = search_s if quick else VIDEO_HOUR
-            row["video_s"] = video_s
+            rate, trace = search_wifi_rate(cache, fig, target, video_s, grid, refine)
+            row = {"rate": rate, "trace": trace, "video_s": video_s, "target": target}
+            row["legacy"] = cache.get(f"video/legacy/{fig}/wifi{rate:g}/{video_s:g}", measure_video, fig, rate, "legacy", video_s)
             row["smptcp_status"] = smptcp_status(video_scenario(fig, rate, "smptcp", video_s))
             row["smptcp"] = None if row["smptcp_status"] else cache.get(f"video/smptcp/{fig}/wifi{rate:g}/{video_s:g}", measure_video, fig, rate, "smptcp", video_s)
             out[f"{fig}/{cond}"] = row
@@ -478,9 +513,11 @@ def run_power(cache: Cache, quick: bool) -> dict:
     for workload in ("screen_off", "continuous"):
         hours = 1 if quick else 12
         lg = cache.get(f"power/legacy/{workload}/{hours}h", measure_power, workload, "legacy", hours)
+        wo = cache.get(f"power/wifi_only/{workload}/{hours}h", measure_power, workload, "wifi_only", hours)
+        pa = cache.get(f"power/per_app/{workload}/{hours}h", measure_power, workload, "per_app", hours)
         status = smptcp_status(power_scenario(workload, "smptcp", hours))
         sm = None if status else cache.get(f"power/smptcp/{workload}/{hours}h", measure_power, workload, "smptcp", hours)
-        out[workload] = {"hours": hours, "legacy": lg, "smptcp": sm, "smptcp_status": status}
+        out[workload] = {"hours": hours, "legacy": lg, "wifi_only": wo, "per_app": pa, "smptcp": sm, "smptcp_status": status}
     return out
 
 
@@ -520,11 +557,16 @@ def agg_report(agg: dict) -> tuple[list[str], list[dict]]:
                 sm_cell = r["smptcp_status"]
                 status = "pending (baselines measured)"
             reason = f"legacy {'below' if below else 'at or above'} best single path ({100 * lg / best:.0f} % of it)"
-            rows.append([f"{c['wifi']} @ {c['wifi_rtt']:g} ms", f"{c['cell_label']} {c['cell_rate']} @ {c['cell_rtt']:g} ms", mbps(sw), mbps(sc),
-                         f"{mbps(lg)} ({pct(lg_pct)})", sm_cell, paper, status, reason])
+            lg12 = r["legacy12"]["goodput_bps"]
+            long = r.get("legacy_long")
+            long_cell = f"{mbps(long['goodput_bps'])} ({pct(100 * long['goodput_bps'] / den)})" if long else "–"
+            cell_name = c["cell_label"] if c["fig"] != "gap" else c["cell"].upper()
+            rows.append([f"{c['wifi']} @ {c['wifi_rtt']:g} ms", f"{cell_name} {c['cell_rate']} @ {c['cell_rtt']:g} ms", mbps(sw), mbps(sc),
+                         f"{mbps(lg)} ({pct(lg_pct)})", long_cell, f"{mbps(lg12)} ({pct(100 * lg12 / den)})", sm_cell, paper, status, reason])
             summary.append(dict(fig=fig, wifi=c["wifi"], cell=c["cell_label"], legacy_pct=lg_pct, best_pct=100 * best / den, below=below))
         parts += [f"### {title}", "", md_table(["Wi-Fi Mb/s @ RTT", "cellular Mb/s @ RTT", "single Wi-Fi", "single cellular", "legacy Mb/s (eq. 1)",
-                                                  "S-MPTCP Mb/s (eq. 1)", "paper", "status", "reason"], rows), ""]
+                                                  f"legacy, {AGG_LONG_WINDOW[0]:g}-{AGG_LONG_WINDOW[1]:g} s of {AGG_LONG_DURATION:g} s",
+                                                  "legacy with 12 MB (diagnostic)", "S-MPTCP Mb/s (eq. 1)", "paper", "status", "reason"], rows), ""]
     return parts, summary
 
 
@@ -546,10 +588,16 @@ def video_report(video: dict) -> list[str]:
         else:
             sm_cell = r["smptcp_status"]
             status = "pending (legacy calibrated)"
-        rows.append([fig, cond, f"{r['rate']:g}", f"{hours:g} h", f"{wifi_b / MB:.0f}", f"{cell_b / MB:.0f}", f"{share_cell:.0f} %",
+        rows.append([fig, cond, f"{r['rate']:g}", f"{hours:g} h", f"{100 * r['target']:.0f} % ({r['target'] * 3600 * hours:.0f} MB)", f"{wifi_b / MB:.0f}", f"{cell_b / MB:.0f}", f"{share_cell:.0f} %",
                      f"{lg['stalls']} / {lg['stall_s']:.1f} s", f"{lg['wall_s']:.0f} s", sm_cell, paper, status])
-    return [md_table(["figure", "Wi-Fi", "Wi-Fi rate found [Mb/s]", "video", "legacy Wi-Fi [MB]", "legacy cellular [MB]", "legacy cellular share",
-                      "legacy stalls / time", "wall", "S-MPTCP", "paper", "status"], rows), ""]
+    out = [md_table(["figure", "Wi-Fi", "Wi-Fi rate found [Mb/s]", "video", "target Wi-Fi share (bytes)", "legacy Wi-Fi [MB]", "legacy cellular [MB]", "legacy cellular share",
+                     "legacy stalls / time", "wall", "S-MPTCP", "paper", "status"], rows), ""]
+    for fig in VIDEO_CELL:
+        r = video.get(f"{fig}/good")
+        if r:
+            out += [f"Legacy's Wi-Fi share by Wi-Fi rate ({fig}, {VIDEO_CELL[fig][0].upper()} {VIDEO_CELL[fig][1]} Mb/s): "
+                    + ", ".join(f"{rate:g}: {100 * sh:.0f} %" for rate, sh in r["trace"]), ""]
+    return out
 
 
 def power_report(power: dict) -> list[str]:
@@ -566,11 +614,24 @@ def power_report(power: dict) -> list[str]:
         else:
             sm = r["smptcp_status"]
             status = "pending (legacy measured)"
+
+        def other(k):
+            o = r[k]
+            eo = sum(o["energy_j"].values())
+            return f"{eo:.0f} J ({100 * (1 - eo / tot):.1f} %)"
+
         rows.append([{"screen_off": "Fig. 6 (screen off)", "continuous": "Fig. 7 (continuous use)"}[wl], f"{r['hours']} h", f"{e.get('wlan0', 0):.0f}",
                      f"{e.get('lte0', 0):.0f}", f"{tot:.0f}", f"{lg['wire_bytes'].get('wlan0', 0) / MB:.1f} / {lg['wire_bytes'].get('lte0', 0) / MB:.1f}",
-                     f"{lg['flows']} ({lg['completed']} complete)", f"{lg['wall_s']:.0f} s", sm, paper, status])
-    return [md_table(["figure", "model time", "legacy Wi-Fi radio [J]", "legacy LTE radio [J]", "legacy total [J]", "legacy wire MB Wi-Fi / LTE",
-                      "connections", "wall", "S-MPTCP", "paper", "status"], rows), ""]
+                     f"{lg['flows']} ({lg['completed']} complete)", f"{lg['wall_s']:.0f} s", other("wifi_only"), other("per_app"), sm, paper, status])
+    out = [md_table(["figure", "model time", "legacy Wi-Fi radio [J]", "legacy LTE radio [J]", "legacy total [J]", "legacy wire MB Wi-Fi / LTE",
+                     "connections", "wall", "single path on Wi-Fi (saving)", "per-app modes by hand (saving)", "S-MPTCP", "paper", "status"], rows), ""]
+    rows = []
+    for wl, r in power.items():
+        for k in ("legacy", "wifi_only", "per_app"):
+            for cat, a in sorted(r[k]["apps"].items()):
+                rows.append([wl, k, cat, a["sessions"], a["objects"], f"{a['bytes'] / MB:.1f}", f"{a['stall_s']:.1f}"])
+    out += ["Applications per workload and scheme (what each delivered):", "", md_table(["workload", "scheme", "category", "sessions", "objects", "MB", "video stall s"], rows), ""]
+    return out
 
 
 def plots(agg: dict | None, video: dict | None) -> list[str]:
@@ -607,15 +668,17 @@ def plots(agg: dict | None, video: dict | None) -> list[str]:
         fig, ax = plt.subplots(figsize=(8, 4))
         for r in rows:
             c = r["combo"]
-            if "ts" in r["legacy"] and (c["wifi"] in (1300,) or c["fig"] == "gap"):
-                t = [p_[0] for p_ in r["legacy"]["ts"]]
-                g = [p_[1] / 1e6 for p_ in r["legacy"]["ts"]]
+            run = r.get("legacy_long") or r["legacy"]
+            if "ts" in run and (c["wifi"] in (1300,) or c["fig"] == "gap"):
+                t = [p_[0] for p_ in run["ts"]]
+                g = [p_[1] / 1e6 for p_ in run["ts"]]
                 ax.plot(t, g, label=f"{c['wifi']}+{c['cell_rate']} {c['cell']}{' gap' if c['fig'] == 'gap' else ''}")
         ax.axvspan(*AGG_WINDOW, color="0.9")
+        ax.axvspan(*AGG_LONG_WINDOW, color="0.95")
         ax.set_xlabel("time [s]")
         ax.set_ylabel("legacy goodput [Mb/s]")
         ax.legend(fontsize=7)
-        ax.set_title("Legacy MPTCP (OLIA) goodput over time; grey: the measured window")
+        ax.set_title("Legacy MPTCP (OLIA, 6 MB) goodput, 120 s runs where made; grey: the measured windows")
         fig.tight_layout()
         p = OUT / "legacy_convergence.png"
         fig.savefig(p, dpi=110)
