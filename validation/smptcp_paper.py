@@ -25,7 +25,7 @@ Experiments: ``agg`` (Figs. 4-5, aggregation percentage, eq. 1), ``video``
 off and 12 h of continuous use with the LTE power model). Every finished run
 is cached in results/smptcp/cache.jsonl (an interrupted run resumes; --fresh
 starts over). Writes results/smptcp/report.md and plots; --quick runs a fast
-subset.
+subset (report-quick.md).
 
 A full run also copies the report's tables into docs/reproductions/smptcp.md
 (between its "generated" markers).
@@ -634,7 +634,7 @@ def power_report(power: dict) -> list[str]:
     return out
 
 
-def plots(agg: dict | None, video: dict | None) -> list[str]:
+def plots(agg: dict | None, video: dict | None, suffix: str = "") -> list[str]:
     import matplotlib
 
     matplotlib.use("Agg")
@@ -662,7 +662,7 @@ def plots(agg: dict | None, video: dict | None) -> list[str]:
         ax.legend(fontsize=8)
         ax.set_title(f"S-MPTCP Figs. 4-5 baselines: goodput over {AGG_WINDOW[0]:g}-{AGG_WINDOW[1]:g} s / Σ single paths (S-MPTCP pending)")
         fig.tight_layout()
-        p = OUT / "fig4_5.png"
+        p = OUT / f"fig4_5{suffix}.png"
         fig.savefig(p, dpi=110)
         made.append(str(p.relative_to(REPO)))
         fig, ax = plt.subplots(figsize=(8, 4))
@@ -680,7 +680,7 @@ def plots(agg: dict | None, video: dict | None) -> list[str]:
         ax.legend(fontsize=7)
         ax.set_title("Legacy MPTCP (OLIA, 6 MB) goodput, 120 s runs where made; grey: the measured windows")
         fig.tight_layout()
-        p = OUT / "legacy_convergence.png"
+        p = OUT / f"legacy_convergence{suffix}.png"
         fig.savefig(p, dpi=110)
         made.append(str(p.relative_to(REPO)))
     if video:
@@ -697,7 +697,7 @@ def plots(agg: dict | None, video: dict | None) -> list[str]:
             ax.legend(fontsize=8)
         axes[0].set_ylabel("cellular goodput [Mb/s]")
         fig.tight_layout()
-        p = OUT / "fig8_9_cellular.png"
+        p = OUT / f"fig8_9_cellular{suffix}.png"
         fig.savefig(p, dpi=110)
         made.append(str(p.relative_to(REPO)))
     return made
@@ -735,10 +735,11 @@ def main(argv: list[str] | None = None) -> None:
         parts += ["## Figs. 8-9: video data use (1080p60 at 8 Mb/s, buffer 80-110 s)", ""] + video_report(video)
     if power:
         parts += ["## Figs. 6-7: radio energy (Wi-Fi 54 Mb/s + LTE 70 Mb/s, Huang et al.'s LTE and Wi-Fi models)", ""] + power_report(power)
-    made = plots(agg, video)
+    made = plots(agg, video, "-quick" if args.quick else "")
     parts += ["Plots: " + ", ".join(made), ""]
     report = "\n".join(parts)
-    (OUT / "report.md").write_text(report)
+    # The quick subset does not overwrite the full report (nor the doc).
+    (OUT / ("report-quick.md" if args.quick else "report.md")).write_text(report)
     if not args.quick and want == {"agg", "video", "power"}:
         render_doc(report)
     print(report)
