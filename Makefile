@@ -85,7 +85,7 @@ green: install
 # Figs. 6-7 (12 h of radio energy), the baselines beside the paper; S-MPTCP rows are
 # "pending" until the smptcp controller validates. About 10 minutes on one core; finished
 # runs are cached in results/smptcp/cache.jsonl (an interrupted run resumes,
-# SMPTCP_ARGS=--fresh starts over, --quick runs a subset in about 30 s). The report is
+# SMPTCP_ARGS=--fresh starts over, --quick runs a subset in about a minute). The report is
 # results/smptcp/report.md.
 smptcp: install
 	$(PY) validation/smptcp_paper.py $(SMPTCP_ARGS)

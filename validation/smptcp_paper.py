@@ -756,7 +756,8 @@ def render_doc(report: str) -> None:
     text = DOC.read_text()
     if BEGIN not in text or END not in text:
         return
-    body = report.split("\n", 2)[2]  # without the title and its blank line
+    # Without the title and the line about this invocation's runs (which would churn the doc).
+    body = "\n".join(l for l in report.split("\n")[2:] if not l.startswith(("Runs this time", "Quick subset")))
     body = body.replace("## ", "### ")  # sections sit under the doc's own heading
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
