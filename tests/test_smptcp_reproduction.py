@@ -50,7 +50,9 @@ def test_aggregation_scenarios_validate(c):
     assert smptcp["flows"][0]["mptcp"]["path_manager"] == "single_path"
     assert smptcp["flows"][0]["mptcp"]["coupling"] == "olia"  # the server is the same
     assert smptcp["controllers"] == [{"host": "phone", "kind": "smptcp", "params": {}, "sample_interval": "100ms"}]
-    assert smptcp["devices"][0]["bandwidth"] == {"wlan0": [[0, f"{c['wifi']}Mbps"]]}
+    cell = sp.cell_iface(c["cell"])
+    assert smptcp["devices"][0]["bandwidth"] == {"wlan0": [[0, f"{c['wifi']}Mbps"]], cell: [[0, f"{c['cell_rate']}Mbps"]]}
+    assert smptcp["devices"][0]["rat"] == {"wlan0": [[0, "wifi"]], cell: [[0, c["cell"]]]}
     assert sp.smptcp_status(smptcp) in (None, sp.PENDING)
     pathpool.validate(sp.without_smptcp(smptcp))
 

@@ -76,7 +76,7 @@ AGG_SIZE = "50GB"
 # after slow start (Reno-speed growth at Gb/s) from a steady-state limit.
 AGG_LONG_DURATION = 120.0
 AGG_LONG_WINDOW = (60.0, 120.0)
-AUTO_TUNER_BUFFER = 12_000_000  # the paper's max_buff: legacy with it alone is a diagnostic row            # the download object: announced, > alpha1 = 20 MB, lasts the whole run
+AUTO_TUNER_BUFFER = 12 * 1024 * 1024  # the controller's max_buffer (12 MiB): legacy with it alone is a diagnostic row            # the download object: announced, > alpha1 = 20 MB, lasts the whole run
 
 # Video (Figs. 8-9): 1080p60, 8 Mb/s -> 3600 MB an hour; Table 2's buffer health 80-110 s.
 VIDEO_BITRATE = 8e6
@@ -138,8 +138,9 @@ def smptcp_parts(ifaces: dict[str, tuple[float, float]], screen: bool | None = N
     """The S-MPTCP controller entry and the phone's hints (RAT, Wi-Fi bandwidth estimate)."""
     ctl = {"host": "phone", "kind": "smptcp", "params": {}, "sample_interval": "100ms"}
     dev = {"host": "phone", "rat": {i: [[0, rat_of(i)]] for i in ifaces}}
-    if "wlan0" in ifaces:
-        dev["bandwidth"] = {"wlan0": [[0, f"{ifaces['wlan0'][0]:g}Mbps"]]}
+    # Each radio's link-bandwidth estimate is its link's rate: WB for Algorithm 1
+    # (Wi-Fi), and the weights that order extra subflows and pick the guard's single path.
+    dev["bandwidth"] = {i: [[0, f"{rate:g}Mbps"]] for i, (rate, _) in ifaces.items()}
     if screen is not None:
         dev["screen"] = [[0, screen]]
     return ctl, dev
@@ -454,7 +455,7 @@ def run_agg(cache: Cache, quick: bool) -> dict:
         sw = cache.get(f"agg/single/wlan0/{c['wifi']}@{c['wifi_rtt']:g}/{AGG_DURATION:g}", measure_agg, c, "single", "wlan0")
         sc = cache.get(f"agg/single/{cell}/{c['cell_rate']}@{c['cell_rtt']:g}/{AGG_DURATION:g}", measure_agg, c, "single", cell)
         lg = cache.get(f"agg/legacy/{combo_id(c)}/{AGG_DURATION:g}", measure_agg, c, "legacy", None)
-        lg12 = cache.get(f"agg/legacy12MB/{combo_id(c)}/{AGG_DURATION:g}", measure_agg, c, "legacy", None, AGG_DURATION, AGG_WINDOW, AUTO_TUNER_BUFFER)
+        lg12 = cache.get(f"agg/legacy12MiB/{combo_id(c)}/{AGG_DURATION:g}", measure_agg, c, "legacy", None, AGG_DURATION, AGG_WINDOW, AUTO_TUNER_BUFFER)
         long = None
         if not quick and (c["wifi"] >= 600 or c["fig"] == "gap"):
             long = cache.get(f"agg/legacy/{combo_id(c)}/{AGG_LONG_DURATION:g}", measure_agg, c, "legacy", None, AGG_LONG_DURATION, AGG_LONG_WINDOW)
@@ -566,7 +567,7 @@ def agg_report(agg: dict) -> tuple[list[str], list[dict]]:
             summary.append(dict(fig=fig, wifi=c["wifi"], cell=c["cell_label"], legacy_pct=lg_pct, best_pct=100 * best / den, below=below))
         parts += [f"### {title}", "", md_table(["Wi-Fi Mb/s @ RTT", "cellular Mb/s @ RTT", "single Wi-Fi", "single cellular", "legacy Mb/s (eq. 1)",
                                                   f"legacy, {AGG_LONG_WINDOW[0]:g}-{AGG_LONG_WINDOW[1]:g} s of {AGG_LONG_DURATION:g} s",
-                                                  "legacy with 12 MB (diagnostic)", "S-MPTCP Mb/s (eq. 1)", "paper", "status", "reason"], rows), ""]
+                                                  "legacy with 12 MiB (diagnostic)", "S-MPTCP Mb/s (eq. 1)", "paper", "status", "reason"], rows), ""]
     return parts, summary
 
 
