@@ -21,9 +21,12 @@ static SERIAL: std::sync::Mutex<()> = std::sync::Mutex::new(());
 /// jump, up to a second after the drop and after the recovery, so the rate
 /// the controller measures crosses its threshold later than the
 /// simulator's (close +0.4 to +1.0 s, open up to +0.7 s, in five runs).
-/// With 50 packets both planes' Wi-Fi subflows cross it in the same 100 ms
-/// sample (within 3 ms in six runs; with 20 packets the close was 0.1 to
-/// 0.2 s early, with 35 1.3 s late). docs/lab.md has the figures.
+/// Its Wi-Fi path is 9 ms round trip (15 packets at 20 Mb/s): Linux's MPTCP
+/// scheduler leaves the Wi-Fi subflow idle at times while LTE is open, and
+/// the kernel's cwnd restart after idle met the recovery at 20 s with 10 to
+/// 35 packets (the simulator's: 50); on the former 25 ms path (43 packets)
+/// that held Wi-Fi's rate down long enough to close 100 to 300 ms late.
+/// docs/lab.md has the figures.
 fn rate_fallback() -> String {
     include_str!("../../../python/pathpool/scenarios/rate-fallback.toml").to_string()
 }

@@ -179,6 +179,10 @@ impl App {
     /// What a controller on the client sees of the application.
     pub fn view(&self) -> crate::control::view::AppView {
         let last = self.exchange.requests.last();
+        let video = match &self.model.kind {
+            AppKind::Video(v) => Some(v),
+            _ => None,
+        };
         crate::control::view::AppView {
             name: self.model.name.clone(),
             category: self.model.category.clone(),
@@ -188,6 +192,8 @@ impl App {
             object_requested_at: last.map(|r| r.sent_at),
             buffer_s: self.last_sample.map(|s| s.0),
             bitrate_bps: self.last_sample.map(|s| s.1),
+            video_length_s: video.map(|v| v.duration_s),
+            video_top_bitrate_bps: video.and_then(|v| v.ladder.last().copied()),
         }
     }
 }

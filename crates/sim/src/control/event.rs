@@ -77,6 +77,10 @@ pub enum Hint {
     Signal { iface: u16, dbm: f64 },
     /// An interface's radio access technology changed (`wifi`, `lte`, `umts`, `nr`).
     Rat { iface: u16, rat: String },
+    /// An interface's estimated link bandwidth, bit/s (the radio's own
+    /// estimate from its link rate and signal: Android's
+    /// `getLinkDownstreamBandwidthKbps`; S-MPTCP's WB).
+    Bandwidth { iface: u16, bps: f64 },
     /// An interface has sent and received `bytes` wire bytes, its data limit.
     DataLimit { iface: u16, bytes: u64 },
 }
@@ -104,6 +108,7 @@ impl Event {
             Event::Hint(Hint::Screen { .. }) => "screen",
             Event::Hint(Hint::Signal { .. }) => "signal",
             Event::Hint(Hint::Rat { .. }) => "rat",
+            Event::Hint(Hint::Bandwidth { .. }) => "bandwidth",
             Event::Hint(Hint::DataLimit { .. }) => "data_limit",
         }
     }

@@ -19,6 +19,7 @@ pub mod event;
 pub mod log;
 pub mod path_manager;
 pub mod rate_fallback;
+pub mod smptcp;
 pub mod timed;
 pub mod view;
 
@@ -59,11 +60,10 @@ pub struct Built {
 type Build = fn(&mut Params, &Host) -> Built;
 
 /// The controller kinds a scenario may name, with a one-line summary.
-const KINDS: &[(&str, &str, Build)] = &[(
-    "rate_fallback",
-    "opens a subflow on a secondary interface while the primary's delivery rate stays low",
-    rate_fallback::build,
-)];
+const KINDS: &[(&str, &str, Build)] = &[
+    ("rate_fallback", "opens a subflow on a secondary interface while the primary's delivery rate stays low", rate_fallback::build),
+    ("smptcp", "S-MPTCP's smart controller: per-application modes, video and download algorithms, radio/battery/connection analyzers, buffer tuning", smptcp::build),
+];
 
 pub fn names() -> Vec<&'static str> {
     KINDS.iter().map(|(n, _, _)| *n).collect()

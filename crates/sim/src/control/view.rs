@@ -57,6 +57,8 @@ pub struct InterfaceView {
     /// The latest hints: signal level (dBm) and radio access technology.
     pub signal_dbm: Option<f64>,
     pub rat: Option<String>,
+    /// The latest estimated link bandwidth, bit/s (`Hint::Bandwidth`).
+    pub bandwidth_bps: Option<f64>,
     /// Its data limit (`DataLimit` hint) has been reached.
     pub over_data_limit: bool,
 }
@@ -123,6 +125,9 @@ pub struct AppView {
     /// its latest sample.
     pub buffer_s: Option<f64>,
     pub bitrate_bps: Option<f64>,
+    /// A video's manifest: its length (s) and its highest bitrate (bit/s).
+    pub video_length_s: Option<f64>,
+    pub video_top_bitrate_bps: Option<f64>,
 }
 
 impl ConnectionView {
@@ -172,8 +177,16 @@ pub struct SenderSample {
 #[derive(Debug, Default)]
 pub struct LatestHints {
     device: DeviceView,
-    /// By interface: (signal dBm, radio access technology, data limit reached).
-    interfaces: BTreeMap<u16, (Option<f64>, Option<String>, bool)>,
+    /// By interface.
+    interfaces: BTreeMap<u16, InterfaceHints>,
+}
+
+#[derive(Debug, Default)]
+struct InterfaceHints {
+    signal_dbm: Option<f64>,
+    rat: Option<String>,
+    bandwidth_bps: Option<f64>,
+    over_data_limit: bool,
 }
 
 impl LatestHints {
@@ -182,20 +195,22 @@ impl LatestHints {
             Hint::Battery { pct } => self.device.battery_pct = Some(*pct),
             Hint::Temperature { celsius } => self.device.temperature_c = Some(*celsius),
             Hint::Screen { on } => self.device.screen_on = Some(*on),
-            Hint::Signal { iface, dbm } => self.interfaces.entry(*iface).or_default().0 = Some(*dbm),
-            Hint::Rat { iface, rat } => self.interfaces.entry(*iface).or_default().1 = Some(rat.clone()),
-            Hint::DataLimit { iface, .. } => self.interfaces.entry(*iface).or_default().2 = true,
+            Hint::Signal { iface, dbm } => self.interfaces.entry(*iface).or_default().signal_dbm = Some(*dbm),
+            Hint::Rat { iface, rat } => self.interfaces.entry(*iface).or_default().rat = Some(rat.clone()),
+            Hint::Bandwidth { iface, bps } => self.interfaces.entry(*iface).or_default().bandwidth_bps = Some(*bps),
+            Hint::DataLimit { iface, .. } => self.interfaces.entry(*iface).or_default().over_data_limit = true,
         }
     }
 
     /// Writes the hints into `view`.
     pub fn fill(&self, view: &mut View) {
         view.device = self.device.clone();
-        for (&k, (dbm, rat, over)) in &self.interfaces {
+        for (&k, h) in &self.interfaces {
             if let Some(i) = view.interfaces.get_mut(k as usize) {
-                i.signal_dbm = *dbm;
-                i.rat = rat.clone();
-                i.over_data_limit = *over;
+                i.signal_dbm = h.signal_dbm;
+                i.rat = h.rat.clone();
+                i.bandwidth_bps = h.bandwidth_bps;
+                i.over_data_limit = h.over_data_limit;
             }
         }
     }

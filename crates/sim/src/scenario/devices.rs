@@ -56,7 +56,7 @@ pub fn resolve(specs: &[DeviceSpec], nodes: &[NodeModel], by_name: &HashMap<Stri
         let linear = d.linear.as_ref().and_then(|l| linear(l, node, &format!("{field}.linear"), &iface, p));
         let (hints, data_limits) = hints(d, &field, duration, &iface, p);
         let given = !d.radios.is_empty() || d.linear.is_some() || d.battery.is_some() || d.temperature.is_some() || d.screen.is_some();
-        if !given && d.signal.is_empty() && d.rat.is_empty() && d.data_limit.is_empty() {
+        if !given && d.signal.is_empty() && d.rat.is_empty() && d.bandwidth.is_empty() && d.data_limit.is_empty() {
             p.add(field.clone(), "names no radio, energy model, hint or data limit");
         }
         out.push(DeviceModel { host, radios, linear, hints, data_limits });
@@ -152,6 +152,16 @@ fn hints(
             }
         }
         schedule(&steps.iter().map(|(t, rat)| (*t, Hint::Rat { iface: k, rat: rat.clone() })).collect::<Vec<_>>(), at, p);
+    }
+    for (name, steps) in &d.bandwidth {
+        let at = format!("{field}.bandwidth.{name}");
+        let Some(k) = iface(name, at.clone(), p) else { continue };
+        for (i, (_, r)) in steps.iter().enumerate() {
+            if !(r.0.is_finite() && r.0 >= 0.0) {
+                p.add(format!("{at}[{i}]"), format!("must be a rate of 0 or more, got {} bit/s", r.0));
+            }
+        }
+        schedule(&steps.iter().map(|(t, r)| (*t, Hint::Bandwidth { iface: k, bps: r.0 })).collect::<Vec<_>>(), at, p);
     }
     // Stable: simultaneous hints keep the order they are listed in.
     out.sort_by_key(|(t, _)| *t);

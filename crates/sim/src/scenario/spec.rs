@@ -104,6 +104,10 @@ pub struct DeviceSpec {
     /// Radio access technology per interface over time (`wifi`, `lte`, `umts`, `nr`).
     #[serde(default)]
     pub rat: std::collections::BTreeMap<String, Vec<(Duration, String)>>,
+    /// The link's estimated bandwidth per interface over time (what a phone's
+    /// radio reports: Android's `getLinkDownstreamBandwidthKbps`).
+    #[serde(default)]
+    pub bandwidth: std::collections::BTreeMap<String, Vec<(Duration, Rate)>>,
     /// A data limit per interface (cellular plans): a hint once the
     /// interface has sent and received this many wire bytes.
     #[serde(default)]

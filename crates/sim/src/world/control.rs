@@ -290,6 +290,7 @@ impl World<'_> {
                     bytes_received: inbound.stats.bytes_delivered,
                     signal_dbm: None,
                     rat: None,
+                    bandwidth_bps: None,
                     over_data_limit: false,
                 }
             })

@@ -176,6 +176,18 @@ impl Host<'_> {
                     }
                 }
             }
+            // The application's new requests, as the simulator tells them
+            // (its client is the flow's destination, `traffic/app.rs`);
+            // seen at the poll interval.
+            if let Some(app) = state.app.as_ref().filter(|_| f.dst == self.id && self.seen[i].established) {
+                let v = crate::traffic::app::lock(app).view();
+                while self.seen[i].requests < v.requests {
+                    self.seen[i].requests += 1;
+                    // Only the latest object's size is known; earlier ones in the same poll go without.
+                    let size = if self.seen[i].requests == v.requests { v.object_size } else { None };
+                    self.pending.push_back(Event::AppRequest { conn, size });
+                }
+            }
             if !self.seen[i].closed && state.finished().is_some() {
                 self.seen[i].closed = true;
                 self.pending.push_back(Event::ConnectionClosed { conn });

@@ -95,6 +95,8 @@ struct Seen {
     established: bool,
     fallback: bool,
     closed: bool,
+    /// The application's requests told (`AppRequest`), at its client.
+    requests: u64,
 }
 
 /// One host's controllers and what they were told.

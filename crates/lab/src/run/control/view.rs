@@ -36,6 +36,7 @@ impl Host<'_> {
                     bytes_received: stats[inbound].bytes,
                     signal_dbm: None,
                     rat: None,
+                    bandwidth_bps: None,
                     over_data_limit: false,
                 }
             })
