@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity green fuzz clean
+.PHONY: run test install bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity green smptcp fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -79,6 +79,16 @@ inrpp-sensitivity:
 # GREEN_ARGS=--fresh starts over, --seeds N for fewer seeds).
 green: install
 	$(PY) validation/green_paper.py $(if $(filter 0,$(shell id -u)),--lab) $(GREEN_ARGS)
+
+# S-MPTCP (docs/reproductions/smptcp.md, issue 21): Figs. 4-5 (aggregation, eq. 1),
+# Figs. 8-9 (an hour of 1080p60 video, Wi-Fi rates calibrated for legacy's bytes) and
+# Figs. 6-7 (12 h of radio energy), the baselines beside the paper; S-MPTCP rows are
+# "pending" until the smptcp controller validates. About 13 minutes (123 runs, one at a time); finished
+# runs are cached in results/smptcp/cache.jsonl (an interrupted run resumes,
+# SMPTCP_ARGS=--fresh starts over, --quick runs a subset in about a minute). The report is
+# results/smptcp/report.md.
+smptcp: install
+	$(PY) validation/smptcp_paper.py $(SMPTCP_ARGS)
 
 # The scenario fuzzer's long form (tests/fuzz_scenarios.py; make test runs 400 mutants):
 # 5000 mutants of every built-in and validation scenario, each refused cleanly or run
