@@ -2,13 +2,20 @@
 //! S-MPTCP's throughput never falls below single-path TCP's but gives no
 //! rule for it; this is ours (`guard = "aggregate"`), a measured A/B test:
 //!
-//! 1. Multipath runs `guard_warmup`, then its aggregate A (the connection's
-//!    bytes, as this host counts them) is measured over `guard_window`.
+//! 1. Multipath runs `guard_warmup`; then its rate (the connection's bytes,
+//!    as this host counts them) is measured over successive windows of
+//!    `guard_window` until it is steady — a window less than
+//!    `guard_steady` (5 %) above the one before — or `guard_max_wait` has
+//!    passed. A coupled controller grows by about a segment per RTT, so at
+//!    hundreds of Mb/s its ramp lasts many seconds and an early window
+//!    would understate multipath. That steady rate is A.
 //! 2. If A ≥ `guard_ratio` × the best interface's bandwidth estimate
-//!    (`Hint::Bandwidth`), multipath stays: it beats what one link could
-//!    carry. Otherwise (or with no estimate) single path on that best
-//!    interface (the primary if none is estimated) is tried the same way,
-//!    giving S.
+//!    (`Hint::Bandwidth`), multipath stays: it carries at least what one
+//!    link could. The default ratio, 0.965, is the payload share of a
+//!    link's rate (1448-byte payloads in 1500-byte packets): what a single
+//!    path delivers at best. Otherwise (or with no estimate) single path on
+//!    that best interface (the primary if none is estimated) is measured
+//!    the same way, giving S.
 //! 3. S ≥ A: single path stays; else multipath comes back. Either way the
 //!    connection's choice is final, and logged with both rates.
 //!
@@ -18,12 +25,51 @@
 
 use crate::time::Time;
 
+/// The guard's timing.
+pub struct Timing {
+    pub warmup: Time,
+    pub window: Time,
+    pub steady: f64,
+    pub max_wait: Time,
+    pub ratio: f64,
+}
+
+/// A rate measured over successive windows until it is steady.
+#[derive(Debug, Clone, PartialEq)]
+struct Meter {
+    since: Time,
+    /// The current window's start.
+    start: Option<(Time, u64)>,
+    last: Option<f64>,
+}
+
+impl Meter {
+    fn new(now: Time) -> Meter {
+        Meter { since: now, start: None, last: None }
+    }
+
+    /// The steady rate (bit/s), once there is one.
+    fn sample(&mut self, now: Time, bytes: u64, t: &Timing) -> Option<f64> {
+        if now < self.since + t.warmup {
+            return None;
+        }
+        let (t0, b0) = *self.start.get_or_insert((now, bytes));
+        if now < t0 + t.window {
+            return None;
+        }
+        let rate = bytes.saturating_sub(b0) as f64 * 8.0 / (now - t0).secs();
+        self.start = Some((now, bytes));
+        let steady = self.last.is_some_and(|last| rate <= last * (1.0 + t.steady));
+        self.last = Some(rate);
+        (steady || now >= self.since + t.max_wait).then_some(rate)
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 enum Phase {
-    /// Measuring the aggregate; the window's start once warm.
-    Multipath { since: Time, start: Option<(Time, u64)> },
+    Multipath(Meter),
     /// Single path on `iface` against multipath's `aggregate` (bit/s).
-    Trial { iface: u16, aggregate: f64, since: Time, start: Option<(Time, u64)> },
+    Trial { iface: u16, aggregate: f64, meter: Meter },
     /// Final: single path on an interface, or multipath.
     Decided { single: Option<u16> },
 }
@@ -33,16 +79,9 @@ pub struct Guard {
     phase: Phase,
 }
 
-/// The guard's timing.
-pub struct Timing {
-    pub warmup: Time,
-    pub window: Time,
-    pub ratio: f64,
-}
-
 impl Guard {
     pub fn new(now: Time) -> Guard {
-        Guard { phase: Phase::Multipath { since: now, start: None } }
+        Guard { phase: Phase::Multipath(Meter::new(now)) }
     }
 
     /// The interface single path is on, while tried or once chosen.
@@ -57,31 +96,24 @@ impl Guard {
     /// with the highest bandwidth estimate (or the primary) and that estimate.
     pub fn sample(&mut self, now: Time, bytes: u64, best: (u16, Option<f64>), t: &Timing) -> Option<String> {
         let mbps = |x: f64| x / 1e6;
-        let (since, start) = match &mut self.phase {
-            Phase::Multipath { since, start } | Phase::Trial { since, start, .. } => (*since, start),
-            Phase::Decided { .. } => return None,
-        };
-        if now < since + t.warmup {
-            return None;
-        }
-        let (t0, b0) = *start.get_or_insert((now, bytes));
-        if now < t0 + t.window {
-            return None;
-        }
-        let rate = bytes.saturating_sub(b0) as f64 * 8.0 / (now - t0).secs();
-        match self.phase {
-            Phase::Multipath { .. } => match best.1 {
-                Some(estimate) if rate >= t.ratio * estimate => {
-                    self.phase = Phase::Decided { single: None };
-                    Some(format!("guard: multipath {:.1} Mb/s >= {} x best link estimate {:.1} Mb/s: multipath stays", mbps(rate), t.ratio, mbps(estimate)))
+        match &mut self.phase {
+            Phase::Multipath(meter) => {
+                let rate = meter.sample(now, bytes, t)?;
+                match best.1 {
+                    Some(estimate) if rate >= t.ratio * estimate => {
+                        self.phase = Phase::Decided { single: None };
+                        Some(format!("guard: multipath {:.1} Mb/s >= {} x best link estimate {:.1} Mb/s: multipath stays", mbps(rate), t.ratio, mbps(estimate)))
+                    }
+                    _ => {
+                        self.phase = Phase::Trial { iface: best.0, aggregate: rate, meter: Meter::new(now) };
+                        let against = best.1.map_or("no link estimate".to_string(), |e| format!("below {} x best link estimate {:.1} Mb/s", t.ratio, mbps(e)));
+                        Some(format!("guard: multipath {:.1} Mb/s, {against}: trying single path", mbps(rate)))
+                    }
                 }
-                _ => {
-                    self.phase = Phase::Trial { iface: best.0, aggregate: rate, since: now, start: None };
-                    let against = best.1.map_or("no link estimate".to_string(), |e| format!("below {} x best link estimate {:.1} Mb/s", t.ratio, mbps(e)));
-                    Some(format!("guard: multipath {:.1} Mb/s, {against}: trying single path", mbps(rate)))
-                }
-            },
-            Phase::Trial { iface, aggregate, .. } => {
+            }
+            Phase::Trial { iface, aggregate, meter } => {
+                let rate = meter.sample(now, bytes, t)?;
+                let (iface, aggregate) = (*iface, *aggregate);
                 let keep = rate >= aggregate;
                 self.phase = Phase::Decided { single: keep.then_some(iface) };
                 Some(format!(

@@ -217,7 +217,7 @@ impl Smptcp {
                     Role::Sender => c.bytes_sent.unwrap_or(0),
                 };
                 let best = Self::best_interface(c, view, s);
-                let timing = guard::Timing { warmup: s.guard_warmup, window: s.guard_window, ratio: s.guard_ratio };
+                let timing = guard::Timing { warmup: s.guard_warmup, window: s.guard_window, steady: s.guard_steady, max_wait: s.guard_max_wait, ratio: s.guard_ratio };
                 if let Some(reason) = guard.sample(now, bytes, best, &timing) {
                     out.push(Action::Log { detail: format!("{}: {reason}", c.flow) });
                     conn.reason = reason;

@@ -66,6 +66,8 @@ pub struct Settings {
     pub guard: bool,
     pub guard_warmup: Time,
     pub guard_window: Time,
+    pub guard_steady: f64,
+    pub guard_max_wait: Time,
     pub guard_ratio: f64,
     // Radio analyzer (Algorithm 3).
     pub mptcp_rats: Vec<String>,
@@ -183,7 +185,10 @@ pub fn read(p: &mut Params, host: &Host) -> Settings {
     let guard = p.choice("guard", "aggregate", &["aggregate", "off"]) == "aggregate";
     let guard_warmup = p.duration("guard_warmup", Time::from_secs(2), positive, "positive");
     let guard_window = p.duration("guard_window", Time::from_secs(2), positive, "positive");
-    let guard_ratio = p.number("guard_ratio", 1.0, |x| x > 0.0, "positive");
+    let guard_steady = p.number("guard_steady", 0.05, |x| x >= 0.0, "0 or more");
+    let guard_max_wait = p.duration("guard_max_wait", Time::from_secs(30), positive, "positive");
+    // A single path's payload share of its link's rate: 1448 of 1500 bytes.
+    let guard_ratio = p.number("guard_ratio", 0.965, |x| x > 0.0, "positive");
     let mut mptcp_rats = list(p, "mptcp_rats");
     if mptcp_rats.is_empty() {
         mptcp_rats = vec!["wifi".into(), "lte".into(), "nr".into()];
@@ -245,6 +250,8 @@ pub fn read(p: &mut Params, host: &Host) -> Settings {
         guard,
         guard_warmup,
         guard_window,
+        guard_steady,
+        guard_max_wait,
         guard_ratio,
         mptcp_rats,
         data_limit_backup,
