@@ -233,11 +233,11 @@ fn the_tuner_sizes_the_buffer_for_the_interfaces_in_use() {
 
 #[test]
 fn the_guard_falls_back_to_the_best_single_path_when_multipath_is_slower() {
-    // A large RTT gap (LTE 400 ms) with a small receive buffer: the Wi-Fi
+    // A large RTT gap (LTE 624 ms) with a small receive buffer: the Wi-Fi
     // subflow waits for LTE's segments, and multipath falls below Wi-Fi alone.
-    let text = phone("30s", r#"{ kind = "download", size = "500MB" }"#, r#"max_buffer = "100KB""#, "", "")
-        .replace(r#"delay = "25ms""#, r#"delay = "200ms""#)
-        .replace(r#"rate = "10Mbps""#, r#"rate = "2Mbps""#);
+    let text = phone("40s", r#"{ kind = "download", size = "500MB" }"#, r#"max_buffer = "200KB""#, "", "")
+        .replace(r#"delay = "25ms""#, r#"delay = "300ms""#)
+        .replace(r#"rate = "10Mbps""#, r#"rate = "5Mbps""#);
     let out = run_toml(&text);
     let text = dump(&out);
     eprintln!("FIGURE smptcp guard:\n{text}");
@@ -260,7 +260,7 @@ fn bad_parameters_are_refused_naming_the_key() {
 fn the_guard_brings_multipath_back_when_single_path_is_slower() {
     // Multipath's ~30 Mb/s is below 2 x Wi-Fi's 20 Mb/s estimate, so
     // single path is tried, measures less, and LTE comes back.
-    let out = run_toml(&phone("14s", r#"{ kind = "download", size = "500MB" }"#, "guard_ratio = 2", "", ""));
+    let out = run_toml(&phone("20s", r#"{ kind = "download", size = "500MB" }"#, "guard_ratio = 2", "", ""));
     let text = dump(&out);
     assert!(text.contains("trying single path") && text.contains("multipath stays"), "{text}");
     assert_eq!((acts(&out, "open_subflow").len(), acts(&out, "close_subflow").len()), (2, 1), "{text}");

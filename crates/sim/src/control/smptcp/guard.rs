@@ -4,9 +4,9 @@
 //!
 //! 1. Multipath runs `guard_warmup`; then its rate (the connection's bytes,
 //!    as this host counts them) is measured over successive windows of
-//!    `guard_window` until it is steady — a window less than
-//!    `guard_steady` (5 %) above the one before — or `guard_max_wait` has
-//!    passed. A coupled controller grows by about a segment per RTT, so at
+//!    `guard_window` until it is steady — a window within ±`guard_steady`
+//!    (5 %) of the one before — or, once `guard_max_wait` (20 s) has
+//!    passed, its mean since the warm-up. A coupled controller grows by about a segment per RTT, so at
 //!    hundreds of Mb/s its ramp lasts many seconds and an early window
 //!    would understate multipath. That steady rate is A.
 //! 2. If A ≥ `guard_ratio` × the best interface's bandwidth estimate
@@ -38,14 +38,15 @@ pub struct Timing {
 #[derive(Debug, Clone, PartialEq)]
 struct Meter {
     since: Time,
-    /// The current window's start.
+    /// The first window's start, and the current window's.
+    first: Option<(Time, u64)>,
     start: Option<(Time, u64)>,
     last: Option<f64>,
 }
 
 impl Meter {
     fn new(now: Time) -> Meter {
-        Meter { since: now, start: None, last: None }
+        Meter { since: now, first: None, start: None, last: None }
     }
 
     /// The steady rate (bit/s), once there is one.
@@ -53,15 +54,23 @@ impl Meter {
         if now < self.since + t.warmup {
             return None;
         }
+        self.first.get_or_insert((now, bytes));
         let (t0, b0) = *self.start.get_or_insert((now, bytes));
         if now < t0 + t.window {
             return None;
         }
         let rate = bytes.saturating_sub(b0) as f64 * 8.0 / (now - t0).secs();
         self.start = Some((now, bytes));
-        let steady = self.last.is_some_and(|last| rate <= last * (1.0 + t.steady));
+        // Steady: within ±`steady` of the window before (a drop after a
+        // loss is no more steady than a ramp).
+        let steady = self.last.is_some_and(|last| (rate - last).abs() <= last * t.steady);
         self.last = Some(rate);
-        (steady || now >= self.since + t.max_wait).then_some(rate)
+        if steady {
+            return Some(rate);
+        }
+        // Never steady by `max_wait`: the mean since the warm-up.
+        let (f0, fb) = self.first.expect("set above");
+        (now >= self.since + t.max_wait).then(|| bytes.saturating_sub(fb) as f64 * 8.0 / (now - f0).secs())
     }
 }
 

@@ -186,7 +186,7 @@ pub fn read(p: &mut Params, host: &Host) -> Settings {
     let guard_warmup = p.duration("guard_warmup", Time::from_secs(2), positive, "positive");
     let guard_window = p.duration("guard_window", Time::from_secs(2), positive, "positive");
     let guard_steady = p.number("guard_steady", 0.05, |x| x >= 0.0, "0 or more");
-    let guard_max_wait = p.duration("guard_max_wait", Time::from_secs(30), positive, "positive");
+    let guard_max_wait = p.duration("guard_max_wait", Time::from_secs(20), positive, "positive");
     // A single path's payload share of its link's rate: 1448 of 1500 bytes.
     let guard_ratio = p.number("guard_ratio", 0.965, |x| x > 0.0, "positive");
     let mut mptcp_rats = list(p, "mptcp_rats");
