@@ -159,7 +159,8 @@ impl Smptcp {
             Self::watch_primary(now, c, view, s, &mut conn.reliability);
         }
         let restriction = connection::single_only(c, s).or_else(|| battery::restriction(&view.device, s));
-        let wanted = Self::wanted(c, view, s, conn, mode, restriction.is_some());
+        let mode = if restriction.is_some() { Mode::SinglePath } else { mode };
+        let wanted = Self::wanted(c, view, s, conn, mode);
         if conn.wanted.as_ref() != Some(&wanted) {
             let why = restriction.as_deref().unwrap_or(&conn.reason);
             out.push(Action::Log { detail: format!("{}: {} [{}]: {why}", c.flow, wanted.describe(view, c), mode.name()) });
@@ -271,7 +272,7 @@ impl Smptcp {
     }
 
     /// The subflows `mode` wants on `c`, within the feeders' limits.
-    fn wanted(c: &ConnectionView, view: &View, s: &Settings, conn: &Conn, mode: Mode, restricted: bool) -> Wanted {
+    fn wanted(c: &ConnectionView, view: &View, s: &Settings, conn: &Conn, mode: Mode) -> Wanted {
         let usage = |k: u16| if s.exclude.contains(&k) { Use::No("excluded".into()) } else { radio::usage(k, &view.interfaces[k as usize], s) };
         let remote_for = |k: u16| {
             let allowed = |r: u16| c.paths.contains(&(k, r)) && connection::pair_allowed(c, k, r, s);
@@ -297,7 +298,6 @@ impl Smptcp {
             }
         };
         let others = (0..view.interfaces.len() as u16).filter(|&k| k != single);
-        let mode = if restricted { Mode::SinglePath } else { mode };
         add(single, false);
         for k in others {
             let on = match mode {
