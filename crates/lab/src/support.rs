@@ -28,6 +28,9 @@
 //! - Applications (`app = { ... }`) run their simulator sessions on the
 //!   flow's connection (`traffic/app.rs`): requests are messages on the
 //!   stream, answered in order by the server.
+//! - Cells (`[[cells]]`, links with `capacity = { cell = ... }`) are
+//!   refused: the emulator times each direction on its own, and a cell's
+//!   scheduler shares one air interface among several links.
 //! - `[[devices]]` energy models (radios, Green MPTCP's linear model) are
 //!   fed the link emulator's counters of the host's interfaces at every
 //!   sample (`run/energy.rs`).
@@ -86,6 +89,14 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         ));
     }
     controller_refusals(model, &mut out);
+    for u in &model.ues {
+        let l = &model.links[u.link as usize];
+        out.push(format!(
+            "link '{}': its capacity comes from cells ({}), a shared air interface with mobility that the lab's link emulator does not carry",
+            l.name,
+            u.cells.iter().map(|&c| model.cells[c].name.as_str()).collect::<Vec<_>>().join(", ")
+        ));
+    }
     let default = TcpConfig::default();
     for f in &model.flows {
         let flow = format!("flow '{}'", f.name);

@@ -7,6 +7,10 @@
 //! opportunity can carry several small packets (its unused bytes stay
 //! available at that instant) and a large packet may span opportunities;
 //! bytes an opportunity could not use are lost, never banked.
+//!
+//! A fourth, `Cell`, marks a direction a cell's scheduler serves
+//! (`net::cell`): the world moves its packets TTI by TTI, and the capacity
+//! only counts the bits the cell granted it.
 
 use crate::time::Time;
 
@@ -19,6 +23,18 @@ pub enum Capacity {
     /// (start time, rate) steps, sorted, the first at time zero; the last rate holds forever.
     Schedule { steps: Vec<(Time, f64)> },
     Mahimahi(MahimahiLink),
+    Cell(CellShare),
+}
+
+/// A direction served by a cell: its candidate cells and what it was granted.
+#[derive(Debug, Clone)]
+pub struct CellShare {
+    /// The cells it may attach to, by name (as the scenario gives them).
+    pub cells: Vec<String>,
+    /// Bits of the blocks the cells granted it so far.
+    pub granted_bits: f64,
+    /// Its rate alone at time zero, bit/s (set when the scenario is resolved).
+    pub nominal_bps: f64,
 }
 
 #[derive(Debug, Clone)]
@@ -115,10 +131,14 @@ impl Capacity {
             Capacity::Constant { bps } => start + Time::transmission(bytes as u64, *bps),
             Capacity::Schedule { steps } => schedule_finish(steps, start, bytes),
             Capacity::Mahimahi(m) => m.finish_time(start, bytes),
+            // The world serves cell directions TTI by TTI; a plane without
+            // cells (the lab refuses them) would send at the nominal rate.
+            Capacity::Cell(c) => start + Time::transmission(bytes as u64, c.nominal_bps.max(1.0)),
         }
     }
 
-    /// Bits the link could have carried in [0, t]: the denominator of utilisation.
+    /// Bits the link could have carried in [0, t]: the denominator of
+    /// utilisation (for a cell direction: the bits granted to it so far).
     pub fn bits_until(&self, t: Time) -> f64 {
         match self {
             Capacity::Constant { bps } => bps * t.secs(),
@@ -134,6 +154,7 @@ impl Capacity {
                 bits
             }
             Capacity::Mahimahi(m) => m.bits_until(t),
+            Capacity::Cell(c) => c.granted_bits,
         }
     }
 
@@ -146,6 +167,7 @@ impl Capacity {
             Capacity::Mahimahi(m) => {
                 m.opportunities_ms.len() as f64 * MAHIMAHI_MTU as f64 * 8.0 / (m.period_ms as f64 / 1e3)
             }
+            Capacity::Cell(c) => c.nominal_bps,
         }
     }
 }

@@ -1,6 +1,7 @@
 //! The network: packets, links (queue, capacity, loss, up/down), nodes and routing.
 
 pub mod capacity;
+pub mod cell;
 pub mod interfaces;
 pub mod link;
 pub mod loss;

@@ -15,7 +15,7 @@ use super::Source;
 use crate::app::AppModel;
 use crate::cc;
 use crate::engine::Seeds;
-use crate::net::capacity::{Capacity, MahimahiLink};
+use crate::net::capacity::{Capacity, CellShare, MahimahiLink};
 use crate::net::queue::QueueLimit;
 use crate::net::routing::{Edge, Routes};
 use crate::net::NodeId;
@@ -72,6 +72,8 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
             links.push(m);
         }
     }
+
+    let (cells, ues) = super::cells::resolve(sc, &link_specs, &link_field, &mut links, &nodes, &by_name, duration, &mut p);
 
     let is_router: Vec<bool> = nodes.iter().map(|n| n.kind == NodeKind::Router).collect();
     let edges: Vec<Edge> = links
@@ -152,6 +154,8 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         routers,
         controllers,
         devices,
+        cells,
+        ues,
         lab: sc.lab.clone(),
     };
     p.into_result(&src.name, model)
@@ -342,9 +346,24 @@ fn check_loss(l: &LossSpec, field: &str, p: &mut Problems) {
 }
 
 fn load_capacity(c: &CapacitySpec, field: &str, src: &Source, p: &mut Problems) -> Option<Capacity> {
+    if let Some(cells) = &c.cell {
+        if c.schedule.is_some() || c.mahimahi.is_some() {
+            p.add(field, "give exactly one of schedule, mahimahi or cell");
+            return None;
+        }
+        if c.offset.is_some() {
+            p.add(format!("{field}.offset"), "offset applies to mahimahi traces only");
+        }
+        let cells = cells.names();
+        if cells.is_empty() {
+            p.add(format!("{field}.cell"), "names no cell");
+            return None;
+        }
+        return Some(Capacity::Cell(CellShare { cells, granted_bits: 0.0, nominal_bps: 0.0 }));
+    }
     match (&c.schedule, &c.mahimahi) {
         (Some(_), Some(_)) | (None, None) => {
-            p.add(field, "give exactly one of schedule or mahimahi");
+            p.add(field, "give exactly one of schedule, mahimahi or cell");
             None
         }
         (Some(steps), None) => {

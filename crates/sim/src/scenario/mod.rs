@@ -3,6 +3,7 @@
 
 pub mod apps;
 pub mod build;
+pub mod cells;
 pub mod controllers;
 pub mod devices;
 pub mod error;

@@ -28,6 +28,10 @@ pub struct Model {
     pub devices: Vec<DeviceModel>,
     /// Device-side controllers (`[[controllers]]`), in file order.
     pub controllers: Vec<ControllerModel>,
+    /// Cells (`[[cells]]`) and the UE interfaces they serve (links with
+    /// `capacity = { cell = ... }`), for `net::cell`.
+    pub cells: Vec<crate::net::cell::CellParams>,
+    pub ues: Vec<crate::net::cell::UeParams>,
     /// The kernel lab's settings (`[lab]`); the simulator does not use them.
     pub lab: crate::scenario::spec::LabSpec,
 }

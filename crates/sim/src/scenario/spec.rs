@@ -38,9 +38,93 @@ pub struct Scenario {
     /// Hosts' radios and energy models (`crate::energy`).
     #[serde(default)]
     pub devices: Vec<DeviceSpec>,
+    /// Cells (Node Bs) whose air interface UE links share (`net::cell`).
+    #[serde(default)]
+    pub cells: Vec<CellSpec>,
+    /// Hosts' positions and movement, for the cells.
+    #[serde(default)]
+    pub mobility: Vec<MobilitySpec>,
     /// Settings of the kernel lab only; the simulator ignores them.
     #[serde(default)]
     pub lab: LabSpec,
+}
+
+/// `[[cells]]`: a cell (Node B); docs/cell.md gives every default's source.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CellSpec {
+    pub name: String,
+    /// Centre, metres.
+    pub position: (f64, f64),
+    /// Metres; a UE farther than this hands over.
+    pub radius: f64,
+    pub tti: Option<Duration>,
+    /// `round_robin` (default) or `proportional_fair`.
+    pub scheduler: Option<String>,
+    /// Proportional fair's averaging window, TTIs.
+    pub pf_window: Option<f64>,
+    /// Bandwidth, PRBs: 6, 15, 25, 50, 75 or 100.
+    pub prbs: Option<u32>,
+    pub tx_power: Option<f64>,
+    pub ue_power: Option<f64>,
+    pub antenna_gain: Option<f64>,
+    pub ue_noise_figure: Option<f64>,
+    pub noise_figure: Option<f64>,
+    pub path_loss_1km: Option<f64>,
+    pub path_loss_slope: Option<f64>,
+    /// Shadowing standard deviation, dB (0: none).
+    pub shadowing: Option<f64>,
+    /// Shadowing decorrelation distance, metres.
+    pub decorrelation: Option<f64>,
+    pub bler: Option<f64>,
+    pub harq_rtt: Option<Duration>,
+    pub harq_max_retx: Option<u32>,
+    pub residual_loss: Option<f64>,
+    pub handover_interruption: Option<Duration>,
+    pub report_interval: Option<Duration>,
+    /// A fixed transport block per TTI, bits, instead of the CQI table.
+    pub tbs_bits: Option<u64>,
+}
+
+/// `[[mobility]]`: where a host is and how it moves.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MobilitySpec {
+    pub host: String,
+    /// At time zero, metres.
+    pub position: (f64, f64),
+    /// m/s (default 0).
+    pub speed: Option<f64>,
+    /// Degrees, 0 = +x, 90 = +y (default 0).
+    pub heading: Option<f64>,
+    /// Later changes of speed and/or heading.
+    #[serde(default)]
+    pub changes: Vec<MobilityChange>,
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct MobilityChange {
+    pub at: Duration,
+    pub speed: Option<f64>,
+    pub heading: Option<f64>,
+}
+
+/// One name or a list of names.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(untagged)]
+pub enum OneOrMany {
+    One(String),
+    Many(Vec<String>),
+}
+
+impl OneOrMany {
+    pub fn names(&self) -> Vec<String> {
+        match self {
+            OneOrMany::One(s) => vec![s.clone()],
+            OneOrMany::Many(v) => v.clone(),
+        }
+    }
 }
 
 /// `[lab]`: how the kernel lab runs the scenario (`pathpool run --plane lab`).
@@ -314,6 +398,9 @@ pub struct CapacitySpec {
     pub mahimahi: Option<String>,
     /// Start offset into the trace (default 0).
     pub offset: Option<Duration>,
+    /// The cell(s) of `[[cells]]` a UE link may attach to: its rate comes
+    /// from their schedulers (`net::cell`).
+    pub cell: Option<OneOrMany>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -21,7 +21,9 @@ use crate::engine::{EventQueue, Seeds};
 use crate::inrpp::InterfaceShare;
 use crate::metrics::sampler::{FlowSample, LinkSample, Sampler, SubflowSample};
 use crate::mptcp::{MptcpReceiver, MptcpSender};
+use crate::net::cell::Air;
 use crate::net::interfaces::Interfaces;
+use crate::net::capacity::Capacity;
 use crate::net::link::{loss_stream, Link, LinkStats};
 use crate::net::loss::LossModel;
 use crate::net::packet::{Kind, Packet, PacketId, PacketPool, ANY_INTERFACE};
@@ -63,6 +65,10 @@ enum Event {
     AppWake { flow: u32 },
     /// An application request that was lost is due to be sent again.
     RequestResend { flow: u32, id: u32 },
+    /// A cell's TTI in one direction (`net::cell`).
+    CellTti { cell: u32, uplink: bool },
+    /// A UE interface's signal level is due to its host.
+    CellReport { ue: u32 },
     Sample,
 }
 
@@ -114,6 +120,8 @@ pub struct World<'m> {
     energy: Accounts,
     /// The applications' `app_ts` samples.
     pub app_ts: app::Series,
+    /// The cells and the UE interfaces they serve; None without `[[cells]]` users.
+    pub air: Option<Air>,
 }
 
 impl<'m> World<'m> {
@@ -224,7 +232,17 @@ impl<'m> World<'m> {
         routers.start(Time::ZERO, &links);
         let ctl = Controllers::new(crate::control::attach(model, flow_models, controllers), model.nodes.len(), flow_models);
         let energy = Accounts::new(model, &ifaces, links.len());
+        let air = (!model.ues.is_empty()).then(|| {
+            let names: Vec<String> = model.links.iter().map(|l| l.name.clone()).collect();
+            Air::new(&model.cells, &model.ues, links.len(), &seeds, &names)
+        });
+        if air.is_some() {
+            for ue in 0..model.ues.len() as u32 {
+                events.schedule(Time::ZERO, Event::CellReport { ue });
+            }
+        }
         let mut world = World {
+            air,
             energy,
             model,
             flow_models,
@@ -315,6 +333,8 @@ impl<'m> World<'m> {
             Event::DataLimits => self.raise_data_limits(),
             Event::AppWake { flow } => self.app_wake(flow),
             Event::RequestResend { flow, id } => self.request_resend(flow, id),
+            Event::CellTti { cell, uplink } => self.cell_tti(cell as usize, uplink),
+            Event::CellReport { ue } => self.cell_report(ue),
             Event::Sample => self.sample(),
         }
     }
@@ -430,6 +450,18 @@ impl<'m> World<'m> {
             link.stats.drops_down += 1;
             return self.drop_packet(id);
         }
+        if let Some(air) = self.air.as_mut().filter(|a| a.serves(l)) {
+            // A cell's scheduler sends it, TTI by TTI.
+            if !link.queue.enqueue(id, size) {
+                link.stats.drops_queue += 1;
+                return self.drop_packet(id);
+            }
+            link.note_queue();
+            if let Some((cell, uplink, at)) = air.wake(l, self.now) {
+                self.events.schedule(at, Event::CellTti { cell, uplink });
+            }
+            return;
+        }
         if link.queue.len_packets() == 0 && self.now >= link.busy_until {
             return self.start_tx(l, id);
         }
@@ -468,6 +500,79 @@ impl<'m> World<'m> {
         self.after_router_hook();
         if self.routers.owns(l) {
             self.refill(l);
+        }
+    }
+
+    /// One TTI of a cell: the granted block carries bits of the chosen
+    /// direction's queue (a packet may span TTIs); each packet whose last
+    /// bit it carries leaves at the TTI's end, after HARQ's delay, in order.
+    fn cell_tti(&mut self, cell: usize, uplink: bool) {
+        let now = self.now;
+        let links = &self.links;
+        let queued = |l: LinkId| links[l as usize].queue.len_packets() > 0;
+        let air = self.air.as_mut().expect("cells");
+        if let Some(g) = air.tick(cell, uplink, now, &queued) {
+            let harq = air.harq_delay(g.link);
+            if let Capacity::Cell(c) = &mut self.links[g.link as usize].capacity {
+                c.granted_bits += g.bits as f64;
+            }
+            let mut budget = g.bits;
+            while budget > 0 {
+                let air = self.air.as_mut().expect("cells");
+                let (id, left) = match air.head(g.link).take() {
+                    Some(h) => h,
+                    None => match self.links[g.link as usize].queue.dequeue() {
+                        Some(id) => (id, self.pool.get(id).size as u64 * 8),
+                        None => break,
+                    },
+                };
+                let sent = left.min(budget);
+                budget -= sent;
+                if sent < left {
+                    *air.head(g.link) = Some((id, left - sent));
+                    break;
+                }
+                self.cell_deliver(g.link, id, g.end, harq);
+            }
+        }
+        let links = &self.links;
+        let queued = |l: LinkId| links[l as usize].queue.len_packets() > 0;
+        let air = self.air.as_mut().expect("cells");
+        for (cell, uplink, at) in air.rearm(cell, uplink, now, &queued) {
+            self.events.schedule(at, Event::CellTti { cell, uplink });
+        }
+    }
+
+    /// A packet's last bit left in a TTI ending at `end`: as `start_tx`, with
+    /// the cell's HARQ delay and residual loss, delivered in order.
+    fn cell_deliver(&mut self, l: LinkId, id: PacketId, end: Time, harq: Time) {
+        self.routers.transmit(l, self.pool.get_mut(id), self.now, &self.links);
+        let size = self.pool.get(id).size;
+        let link = &mut self.links[l as usize];
+        link.stats.bytes_sent += size as u64;
+        if self.energy.on_tx(l, self.now, size) {
+            self.events.schedule(self.now, Event::DataLimits);
+        }
+        link.stats.packets_sent += 1;
+        let air = self.air.as_mut().expect("cells");
+        let residual = air.residual_lost(l);
+        if link.loss.lose(&mut link.rng) || residual {
+            link.stats.drops_loss += 1;
+            self.drop_packet(id);
+        } else {
+            let arrive = air.in_order(l, end + harq + link.delay);
+            self.pool.get_mut(id).epoch = link.epoch;
+            self.events.schedule(arrive, Event::Arrive { pkt: id, link: l });
+        }
+        self.after_router_hook();
+    }
+
+    /// Tells a UE's host its signal level and schedules the next report.
+    fn cell_report(&mut self, ue: u32) {
+        let (host, iface, dbm, next) = self.air.as_mut().expect("cells").report(ue as usize, self.now);
+        self.hint(host, crate::control::Hint::Signal { iface, dbm });
+        if next <= self.duration {
+            self.events.schedule(next, Event::CellReport { ue });
         }
     }
 
@@ -554,7 +659,11 @@ impl<'m> World<'m> {
             d.up = false;
             d.epoch += 1;
             d.busy_until = self.now;
-            let lost = d.queue.drain();
+            let mut lost = d.queue.drain();
+            if let Some(air) = self.air.as_mut().filter(|a| a.serves(l)) {
+                lost.extend(air.head(l).take().map(|h| h.0));
+            }
+            let d = &mut self.links[l as usize];
             d.stats.drops_down += lost.len() as u64;
             for id in lost {
                 self.drop_packet(id);
