@@ -692,7 +692,9 @@ def lab_refusals() -> list[tuple[str, str]]:
     cases.append(("redundant scheduling (the low-latency mode's)", d))
     d = agg_scenario(c, "smptcp", uncoupled=True, core=LAB_CORE)
     f = d["flows"][0]
-    f["src"], f["dst"], f["client"] = "phone", "server", "src"
+    f["src"], f["dst"] = "phone", "server"
+    del f["client"], f["app"]
+    f["size"] = "50MB"
     d["controllers"][0]["params"] = {"mode": "low_latency"}
     cases.append(("S-MPTCP's low-latency mode on an upload (per-connection scheduler choice)", d))
     out = []
