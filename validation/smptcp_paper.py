@@ -1071,7 +1071,7 @@ def plots(agg: dict | None, video: dict | None, suffix: str = "") -> list[str]:
         made.append(str(p.relative_to(REPO)))
     if video:
         # Cellular rate over time, legacy and S-MPTCP, for each calibrated row: the
-        # whole video (top) and its first 600 s (bottom, the initial fill).
+        # whole video per minute (top) and its first 600 s per 10 s (bottom, the initial fill).
         keys = [k for k in video if video[k]["calib"] == "new"]
         fig, axes = plt.subplots(2, len(keys), figsize=(4 * len(keys), 6.5), squeeze=False)
         for col, key in enumerate(keys):
@@ -1080,19 +1080,19 @@ def plots(agg: dict | None, video: dict | None, suffix: str = "") -> list[str]:
                 m = r.get(scheme)
                 if not m:
                     continue
-                ts = m["cell_ts"]
-                for row, xmax in ((0, None), (1, 600)):
-                    ax = axes[row][col]
-                    ax.plot([10 * b for b, _ in ts], [v / 1e6 for _, v in ts], style, lw=0.8,
-                            label={"legacy": "legacy (OLIA, full mesh)", "smptcp": "S-MPTCP"}[scheme])
-                    if xmax:
-                        ax.set_xlim(0, xmax)
+                sparse = {int(b): v for b, v in m["cell_ts"]}
+                dense = [sparse.get(b, 0.0) for b in range(int(r["video_s"] / 10) + 6)]  # a missing bin: no cellular subflow
+                minutes = [sum(dense[6 * k:6 * k + 6]) / 6 for k in range(len(dense) // 6)]
+                label = {"legacy": "legacy (OLIA, full mesh)", "smptcp": "S-MPTCP"}[scheme]
+                axes[0][col].plot([60 * k for k in range(len(minutes))], [v / 1e6 for v in minutes], style, lw=0.8, label=label)
+                axes[1][col].plot([10 * b for b in range(len(dense))], [v / 1e6 for v in dense], style, lw=0.8, label=label)
+                axes[1][col].set_xlim(0, 600)
             fg, cond = key.split("/")[:2]
             axes[0][col].set_title(f"{'Fig. 8 (LTE' if fg == 'fig8' else 'Fig. 9 (NR'} {r['cell_rate']:g}), {cond} Wi-Fi {r['rate']:g}", fontsize=9)
             axes[1][col].set_xlabel("time [s]")
             axes[0][col].legend(fontsize=7)
-        axes[0][0].set_ylabel("cellular Mb/s, 10 s bins")
-        axes[1][0].set_ylabel("first 600 s")
+        axes[0][0].set_ylabel("cellular Mb/s, 60 s bins")
+        axes[1][0].set_ylabel("first 600 s, 10 s bins")
         fig.tight_layout()
         p = OUT / f"fig8_9_cellular{suffix}.png"
         fig.savefig(p, dpi=110)
