@@ -79,3 +79,31 @@ def test_power_scenarios_validate(workload):
     assert s["devices"][0]["screen"] == [[0, workload == "continuous"]]
     assert sp.smptcp_status(s) in (None, sp.PENDING)
     pathpool.validate(sp.without_smptcp(s))
+
+
+def test_video_wifi_rates_come_from_smptcps_paper_bytes():
+    # With C = WB/VB < 1 Wi-Fi is busy the whole hour: its payload rate is S-MPTCP's share of VB.
+    for (fig, cond), share in {("fig8", "good"): 2520 / 3600, ("fig8", "poor"): 2160 / 3600, ("fig9", "good"): 0.73}.items():
+        rate = sp.video_wifi_rate(fig, cond)
+        assert abs(rate * 1e6 * sp.PAYLOAD_PER_WIRE / sp.VIDEO_BITRATE - share) < 0.005
+        assert rate * 1e6 < sp.VIDEO_BITRATE  # Algorithm 1's C < 1
+    # Poor Wi-Fi beside NR: below 0.4 VB of payload (S-MPTCP's 5G share > 60 %).
+    assert sp.video_wifi_rate("fig9", "poor") * 1e6 * sp.PAYLOAD_PER_WIRE < 0.4 * sp.VIDEO_BITRATE
+    s = sp.video_scenario("fig8", sp.video_wifi_rate("fig8", "good"), "smptcp", 300.0, cell_rate=8.4)
+    assert s["devices"][0]["bandwidth"] == {"wlan0": [[0, "5.8Mbps"]], "lte0": [[0, "8.4Mbps"]]}
+
+
+@pytest.mark.parametrize("c", sp.LAB_AGG_ROWS, ids=sp.combo_id)
+def test_lab_scenarios_are_the_uncoupled_baseline(c):
+    for scheme in ("legacy", "smptcp"):
+        doc = sp.agg_scenario(c, scheme, uncoupled=True, core=sp.LAB_CORE)
+        f = doc["flows"][0]
+        assert f["tcp"] == {"cc": "cubic"}  # no fixed receive buffer: the lab refuses one
+        assert f["mptcp"]["coupling"] == "uncoupled"
+        assert f["mptcp"]["path_manager"] == ("fullmesh" if scheme == "legacy" else "single_path")
+        assert all(l["rate"] == sp.LAB_CORE for l in doc["links"] if not l["b"].startswith("phone:"))
+        if scheme == "legacy":
+            pathpool.validate(doc)
+    v = sp.video_scenario("fig8", 5.8, "legacy", sp.LAB_VIDEO_S, 8.0, uncoupled=True, core=sp.LAB_CORE, tail_s=sp.LAB_VIDEO_TAIL)
+    pathpool.validate(v)
+    assert v["sim"]["duration"] == "620s"
