@@ -538,6 +538,30 @@ def run_agg(cache: Cache, quick: bool) -> dict:
 VIDEO_SCAN = (2, 4, 6, 8, 12, 16, 24, 32, 48, 64, 96, 128, 192, 256, 384, 512)
 
 
+def bisect_share(run, grid, target: float, refine: int, rising: bool) -> tuple[float, list]:
+    """Legacy's Wi-Fi share against a rate: `run(rate)` over ``grid``, then
+    ``refine`` geometric bisections inside the first bracket that crosses
+    ``target`` (the share rising with the rate, or falling). Returns the rate
+    whose share is closest to the target, and every (rate, share) run."""
+    trace = [(float(r), run(r)) for r in grid]
+    below = (lambda sh: sh < target) if rising else (lambda sh: sh > target)
+    lo = hi = None
+    for (r0, s0), (r1, s1) in zip(trace, trace[1:]):
+        if below(s0) and not below(s1):
+            lo, hi = r0, r1
+            break
+    for _ in range(refine if lo is not None else 0):
+        mid = round(math.sqrt(lo * hi), 2)
+        sh = run(mid)
+        trace.append((mid, sh))
+        if below(sh):
+            lo = mid
+        else:
+            hi = mid
+    best = min(trace, key=lambda t: abs(t[1] - target))
+    return best[0], sorted(trace)
+
+
 def search_wifi_rate(cache: Cache, fig: str, target: float, video_s: float, grid, refine: int) -> tuple[float, list]:
     """The first calibration (kept as a sensitivity row): the Wi-Fi rate beside
     VIDEO_CELL's cellular rate at which legacy's Wi-Fi share is ``target``.
@@ -547,22 +571,7 @@ def search_wifi_rate(cache: Cache, fig: str, target: float, video_s: float, grid
     below. Returns the rate whose share is closest to the target, and every
     (rate, share) run."""
     run = lambda rate: wifi_share(cache.get(vkey("legacy", fig, rate, None, video_s), measure_video, fig, rate, "legacy", video_s))
-    trace = [(float(r), run(r)) for r in grid]
-    lo = hi = None
-    for (r0, s0), (r1, s1) in zip(trace, trace[1:]):
-        if s0 < target <= s1:
-            lo, hi = r0, r1
-            break
-    for _ in range(refine if lo is not None else 0):
-        mid = round(math.sqrt(lo * hi), 2)
-        sh = run(mid)
-        trace.append((mid, sh))
-        if sh < target:
-            lo = mid
-        else:
-            hi = mid
-    best = min(trace, key=lambda t: abs(t[1] - target))
-    return best[0], sorted(trace)
+    return bisect_share(run, grid, target, refine, rising=True)
 
 
 def search_cell_rate(cache: Cache, fig: str, wifi: float, target: float, video_s: float, grid, refine: int) -> tuple[float, list]:
@@ -572,22 +581,7 @@ def search_cell_rate(cache: Cache, fig: str, wifi: float, target: float, video_s
     ``refine`` geometric bisections inside the first bracket that crosses
     ``target`` from above. Returns the closest rate and every (rate, share) run."""
     run = lambda rate: wifi_share(cache.get(vkey("legacy", fig, wifi, rate, video_s), measure_video, fig, wifi, "legacy", video_s, rate))
-    trace = [(float(r), run(r)) for r in grid]
-    lo = hi = None
-    for (r0, s0), (r1, s1) in zip(trace, trace[1:]):
-        if s0 >= target > s1:
-            lo, hi = r0, r1
-            break
-    for _ in range(refine if lo is not None else 0):
-        mid = round(math.sqrt(lo * hi), 2)
-        sh = run(mid)
-        trace.append((mid, sh))
-        if sh > target:
-            lo = mid
-        else:
-            hi = mid
-    best = min(trace, key=lambda t: abs(t[1] - target))
-    return best[0], sorted(trace)
+    return bisect_share(run, grid, target, refine, rising=False)
 
 
 def run_video(cache: Cache, quick: bool) -> dict:
