@@ -66,7 +66,7 @@ def test_nan_stays_nan_in_a_non_nullable_float_column():
         "srtt_s": np.array([np.nan, 0.03]), "bytes_in_flight": np.zeros(2, dtype=np.uint64),
         # Unpaced, and no bandwidth estimate: NaN, as the simulator emits them.
         "pacing_rate_bps": np.full(2, np.nan), "bw_estimate_bps": np.array([np.nan, 1e6]),
-        "imbalance_bytes": np.array([0, -1448], dtype=np.int64),
+        "imbalance_bytes": np.array([0, -1448], dtype=np.int64), "increment": np.array([np.nan, 0.25]),
     })
     for column in ("srtt_s", "pacing_rate_bps", "bw_estimate_bps"):
         assert table.column(column).null_count == 0

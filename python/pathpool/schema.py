@@ -95,6 +95,7 @@ FLOW_TS = _table(
     _column("pacing_rate_bps", pa.float64(), "Pacing rate set by the congestion control, in payload bits per second (segments leave payload/rate apart); NaN when the flow is not paced (newreno, cubic and westwood set none; bbr always does)", "bit/s"),
     _column("bw_estimate_bps", pa.float64(), "The congestion control's estimate of the path bandwidth, in payload bits per second: Westwood+'s filtered BWE or BBR's windowed max delivery rate, 0 before the first estimate; NaN for algorithms that keep none (newreno, cubic)", "bit/s"),
     _column("imbalance_bytes", pa.int64(), "MPTCP flow imbalance (Green MPTCP): bytes sent and not yet Data-ACKed minus the open subflows' bytes in flight; 0 for single-path flows; null for MPTCP flows on the kernel lab", "bytes", nullable=True),
+    _column("increment", pa.float64(), "The congestion control's additive-increase coefficient a (W += a/W per ACK): Westwood+'s, which eMPTCP sets to x²; NaN for other algorithms and for MPTCP flows (see subflow_ts)"),
 )
 
 LINK_TS = _table(
@@ -116,6 +117,8 @@ SUBFLOW_TS = _table(
     _column("cwnd_bytes", pa.uint64(), "The subflow's congestion window", "bytes"),
     _column("srtt_s", pa.float64(), "The subflow's smoothed RTT; NaN before the first sample", "s"),
     _column("bytes_in_flight", pa.uint64(), "The subflow's payload bytes in flight (RFC 6675 pipe)", "bytes"),
+    _column("bw_estimate_bps", pa.float64(), "The subflow's congestion-control bandwidth estimate in payload bits per second (Westwood+'s BWE, BBR's max filter); NaN for algorithms that keep none and on the kernel lab", "bit/s"),
+    _column("increment", pa.float64(), "The subflow's additive-increase coefficient a (Westwood+; eMPTCP sets a = x²); NaN for other algorithms"),
 )
 
 SUBFLOWS = _table(

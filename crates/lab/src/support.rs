@@ -196,6 +196,9 @@ fn controller_refusals(model: &Model, out: &mut Vec<String>) {
         if c.actions.contains(&ActionKind::SetScheduler) {
             out.push(format!("{at}: may set a connection's scheduler, and the kernel has no BPF MPTCP scheduler"));
         }
+        if c.actions.contains(&ActionKind::SetIncrement) {
+            out.push(format!("{at}: may set Westwood+'s increment coefficient, and this kernel has no Westwood+ (a BPF one is not built)"));
+        }
         if model.lab.path_manager == LabPathManager::Kernel {
             if let Some(k) = c.actions.iter().find(|k| subflows.contains(k)) {
                 out.push(format!(

@@ -191,6 +191,16 @@ impl Sender {
         }
     }
 
+    /// The congestion control's additive-increase coefficient (Westwood+'s
+    /// a) of a single-path TCP flow; MPTCP subflows each have their own
+    /// (`subflow_ts.increment`).
+    pub fn increment(&self) -> Option<f64> {
+        match self {
+            Sender::Tcp(s) => s.cc().increment(),
+            Sender::Rcp(_) | Sender::Inrpp(_) | Sender::Mptcp(_) => None,
+        }
+    }
+
     /// Green MPTCP's flow imbalance inflight_D − Σ inflight_i, bytes: data
     /// outstanding at the connection level minus what its subflows have in
     /// flight. 0 for single-path flows, which have one path.

@@ -379,7 +379,7 @@ fn sample(
         let delivered = state.delivered.load(Ordering::Relaxed);
         end.delivered[i] = delivered;
         let paced = f.tcp.cc == "bbr";
-        let mut flow = FlowSample { delivered, cwnd: 0, srtt: None, in_flight: 0, pacing_rate: None, bw_estimate: None, imbalance: 0 };
+        let mut flow = FlowSample { delivered, cwnd: 0, srtt: None, in_flight: 0, pacing_rate: None, bw_estimate: None, imbalance: 0, increment: None };
         if let Some(socket) = state.socket(true) {
             if f.transport == "mptcp" {
                 let subflows = info::mptcp_subflows(socket.as_fd()).unwrap_or_default();
@@ -402,6 +402,9 @@ fn sample(
                             cwnd: s.tcp.cwnd_bytes(),
                             srtt: s.tcp.srtt_s().map(Time::from_secs_f64),
                             in_flight: s.tcp.in_flight_bytes(),
+                            // The kernel's algorithms (reno, cubic, bbr) expose neither through TCP_INFO.
+                            bw_estimate: None,
+                            increment: None,
                         };
                         sampler.subflow(t, i as u32, j as u32, sub);
                     }

@@ -107,6 +107,11 @@ pub trait CongestionControl: AsAny {
     fn bandwidth_estimate(&self) -> Option<f64> {
         None
     }
+    /// The additive-increase coefficient a (W ← W + a/W per ACK), if the
+    /// algorithm exposes one to controllers (Westwood+, for eMPTCP's a = x²).
+    fn increment(&self) -> Option<f64> {
+        None
+    }
 }
 
 /// Names accepted in scenarios.

@@ -166,6 +166,10 @@ impl CongestionControl for Westwood {
     fn bandwidth_estimate(&self) -> Option<f64> {
         Some(self.bw_est)
     }
+
+    fn increment(&self) -> Option<f64> {
+        Some(self.increment)
+    }
 }
 
 #[cfg(test)]

@@ -8,6 +8,8 @@ use super::ConnId;
 use crate::time::Time;
 
 /// Why `SetReceiveBuffer` is refused at a connection's data sender (both planes).
+/// Why a plane refuses `SetIncrement` from a connection's data receiver.
+pub const SENDER_ONLY: &str = "this host receives the connection's data; only its sender's congestion control has an increment";
 pub const RECEIVER_ONLY: &str = "this host sends the connection's data; only its receiver's buffer sizes the window";
 
 #[derive(Debug, Clone, PartialEq)]
@@ -31,6 +33,12 @@ pub enum Action {
     /// `bytes`. Only the connection's data receiver may (S-MPTCP's
     /// auto-tuner sizes the phone's buffer).
     SetReceiveBuffer { conn: ConnId, bytes: u64 },
+    /// Set the additive-increase coefficient a (W ← W + a/W per ACK,
+    /// Westwood+'s eq. 14; eMPTCP's a = x², eq. 21) of a subflow of `conn`,
+    /// or with `subflow` None of a single-path connection. Only the data
+    /// sender may, and only where the congestion control is Westwood+
+    /// (the kernel lab has none).
+    SetIncrement { conn: ConnId, subflow: Option<u32>, a: f64 },
     /// A free-form line in the controller log.
     Log { detail: String },
 }
@@ -46,6 +54,7 @@ pub enum ActionKind {
     ArmTimer,
     WatchBytes,
     SetReceiveBuffer,
+    SetIncrement,
     Log,
 }
 
@@ -60,6 +69,7 @@ impl ActionKind {
             ActionKind::ArmTimer => "arm_timer",
             ActionKind::WatchBytes => "watch_bytes",
             ActionKind::SetReceiveBuffer => "set_receive_buffer",
+            ActionKind::SetIncrement => "set_increment",
             ActionKind::Log => "log",
         }
     }
@@ -75,6 +85,7 @@ impl Action {
             Action::ArmTimer { .. } => ActionKind::ArmTimer,
             Action::WatchBytes { .. } => ActionKind::WatchBytes,
             Action::SetReceiveBuffer { .. } => ActionKind::SetReceiveBuffer,
+            Action::SetIncrement { .. } => ActionKind::SetIncrement,
             Action::Log { .. } => ActionKind::Log,
         }
     }
@@ -87,7 +98,8 @@ impl Action {
             | Action::SetBackup { conn, .. }
             | Action::SetScheduler { conn, .. }
             | Action::WatchBytes { conn, .. }
-            | Action::SetReceiveBuffer { conn, .. } => Some(conn),
+            | Action::SetReceiveBuffer { conn, .. }
+            | Action::SetIncrement { conn, .. } => Some(conn),
             _ => None,
         }
     }
@@ -96,6 +108,7 @@ impl Action {
     pub fn subflow(&self) -> Option<u32> {
         match *self {
             Action::CloseSubflow { subflow, .. } | Action::SetBackup { subflow, .. } => Some(subflow),
+            Action::SetIncrement { subflow, .. } => subflow,
             _ => None,
         }
     }
@@ -111,6 +124,7 @@ impl Action {
             Action::SetScheduler { scheduler, .. } => scheduler.clone(),
             Action::ArmTimer { after, token } => format!("token {token} in {:.6} s", after.secs()),
             Action::WatchBytes { bytes, .. } | Action::SetReceiveBuffer { bytes, .. } => format!("{bytes} bytes"),
+            Action::SetIncrement { a, .. } => format!("a = {a:.6}"),
             Action::Log { detail } => detail.clone(),
         }
     }

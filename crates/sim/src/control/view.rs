@@ -104,7 +104,11 @@ pub struct ConnectionView {
     pub ooo_bytes: Option<u64>,
     /// The application on the connection, if the scenario gives one.
     pub app: Option<AppView>,
-    /// Every subflow ever opened, by id (a TCP connection has one).
+    /// At the data sender of a single-path TCP connection: its congestion
+    /// state (an MPTCP connection's is per subflow).
+    pub sender: Option<SenderSample>,
+    /// Every subflow ever opened by an MPTCP connection, by id (empty for a
+    /// single-path connection).
     pub subflows: Vec<SubflowView>,
 }
 
@@ -170,6 +174,8 @@ pub struct SenderSample {
     pub timeouts: Option<u64>,
     /// The congestion control's bandwidth estimate, bytes/s (BBR, Westwood+).
     pub bw_estimate: Option<f64>,
+    /// Its additive-increase coefficient a (Westwood+; eMPTCP's x²).
+    pub increment: Option<f64>,
 }
 
 /// A host's latest hints (`control::Hint`), kept by a plane for its

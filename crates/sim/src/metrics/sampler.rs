@@ -18,6 +18,8 @@ pub struct FlowSample {
     pub bw_estimate: Option<f64>,
     /// Green MPTCP's flow imbalance inflight_D − Σ inflight_i, bytes.
     pub imbalance: i64,
+    /// The congestion control's additive-increase coefficient, if it exposes one.
+    pub increment: Option<f64>,
 }
 
 pub struct SubflowSample {
@@ -26,6 +28,9 @@ pub struct SubflowSample {
     pub cwnd: u64,
     pub srtt: Option<Time>,
     pub in_flight: u64,
+    /// Its congestion control's bandwidth estimate, payload bytes per second, and increment coefficient.
+    pub bw_estimate: Option<f64>,
+    pub increment: Option<f64>,
 }
 
 pub struct LinkSample {
@@ -56,6 +61,7 @@ struct FlowRows {
     pacing_rate: Vec<f64>,
     bw_estimate: Vec<f64>,
     imbalance: Vec<i64>,
+    increment: Vec<f64>,
 }
 
 #[derive(Default)]
@@ -67,6 +73,8 @@ struct SubflowRows {
     cwnd: Vec<u64>,
     srtt: Vec<f64>,
     in_flight: Vec<u64>,
+    bw_estimate: Vec<f64>,
+    increment: Vec<f64>,
 }
 
 #[derive(Default)]
@@ -104,6 +112,7 @@ impl Sampler {
         r.pacing_rate.push(s.pacing_rate.map_or(f64::NAN, |b| b * 8.0));
         r.bw_estimate.push(s.bw_estimate.map_or(f64::NAN, |b| b * 8.0));
         r.imbalance.push(s.imbalance);
+        r.increment.push(s.increment.unwrap_or(f64::NAN));
     }
 
     pub fn subflow(&mut self, now: Time, flow: u32, id: u32, s: SubflowSample) {
@@ -116,6 +125,8 @@ impl Sampler {
         r.cwnd.push(s.cwnd);
         r.srtt.push(s.srtt.map_or(f64::NAN, Time::secs));
         r.in_flight.push(s.in_flight);
+        r.bw_estimate.push(s.bw_estimate.map_or(f64::NAN, |b| b * 8.0));
+        r.increment.push(s.increment.unwrap_or(f64::NAN));
     }
 
     pub fn link(&mut self, now: Time, id: u32, s: LinkSample) {
@@ -144,7 +155,8 @@ impl Sampler {
                 .col("bytes_in_flight", Column::U64(f.in_flight))
                 .col("pacing_rate_bps", Column::F64(f.pacing_rate))
                 .col("bw_estimate_bps", Column::F64(f.bw_estimate))
-                .col("imbalance_bytes", Column::I64(f.imbalance)),
+                .col("imbalance_bytes", Column::I64(f.imbalance))
+                .col("increment", Column::F64(f.increment)),
             Table::new("link_ts")
                 .col("time_s", Column::F64(l.time))
                 .col("link_id", Column::U32(l.id))
@@ -159,7 +171,9 @@ impl Sampler {
                 .col("delivered_bps", Column::F64(s.delivered))
                 .col("cwnd_bytes", Column::U64(s.cwnd))
                 .col("srtt_s", Column::F64(s.srtt))
-                .col("bytes_in_flight", Column::U64(s.in_flight)),
+                .col("bytes_in_flight", Column::U64(s.in_flight))
+                .col("bw_estimate_bps", Column::F64(s.bw_estimate))
+                .col("increment", Column::F64(s.increment)),
         ]
     }
 }

@@ -62,6 +62,8 @@ enum Recovery {
 #[derive(Debug, Default, Clone)]
 pub struct SenderStats {
     pub segments_sent: u64,
+    /// Payload bytes transmitted, retransmissions included (Linux `tcpi_bytes_sent`).
+    pub payload_sent: u64,
     pub retransmits: u64,
     pub timeouts: u64,
     pub packets_sent: u64,
@@ -636,6 +638,7 @@ impl TcpSender {
             p.dss = Some(Dss { dsn, data_ack: 0 });
         }
         self.stats.segments_sent += 1;
+        self.stats.payload_sent += len as u64;
         self.stats.packets_sent += 1;
         if let Some(prr) = self.prr.as_mut() {
             prr.on_sent(len as u64);

@@ -21,6 +21,8 @@ use std::mem;
 use super::{Event, World};
 use crate::control::log::ControllerLog;
 use crate::control::view::{ConnectionView, InterfaceView, LatestHints, Role, SenderSample, SubflowView};
+use crate::cc::westwood::Westwood;
+use crate::control::action::SENDER_ONLY;
 use crate::control::{Action, Attached as Instance, CloseReason, ConnId, Event as CtlEvent, Hint, View};
 use crate::endpoint::{Receiver, Sender};
 use crate::mptcp::sender::SubflowState;
@@ -338,8 +340,12 @@ impl World<'_> {
             bytes_received,
             ooo_bytes: None,
             app: f.app.as_ref().filter(|_| !at_src).map(|a| a.view()),
+            sender: None,
             subflows: Vec::new(),
         };
+        if let (Sender::Tcp(s), true) = (&f.sender, at_src) {
+            view.sender = Some(sender_sample(s, s.stats.payload_sent));
+        }
         let (Sender::Mptcp(tx), Receiver::Mptcp(rx), Some(conf)) = (&f.sender, &f.receiver, &m.mptcp) else { return view };
         view.multipath = true;
         view.ooo_bytes = (!at_src).then(|| rx.ooo_bytes());
@@ -350,19 +356,7 @@ impl World<'_> {
         for (j, sf) in tx.subflows().iter().enumerate() {
             let (local, remote) = turn((sf.local, sf.remote));
             let s = &sf.sender;
-            let sender = at_src.then(|| SenderSample {
-                cwnd: s.ccs.cwnd,
-                ssthresh: s.ccs.ssthresh,
-                slow_start: s.ccs.cwnd < s.ccs.ssthresh,
-                srtt: s.rtt.srtt(),
-                delivery_rate: s.last_delivery_rate,
-                bytes_sent: sf.bytes_sent,
-                bytes_acked: s.acked(),
-                in_flight: s.in_flight(),
-                retransmits: s.stats.retransmits,
-                timeouts: Some(s.stats.timeouts),
-                bw_estimate: s.cc().bandwidth_estimate(),
-            });
+            let sender = at_src.then(|| sender_sample(s, sf.bytes_sent));
             view.subflows.push(SubflowView {
                 id: j as u32,
                 local,
@@ -393,6 +387,7 @@ impl World<'_> {
                 None
             }),
             Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(host, *conn, *bytes).map(|()| None),
+            Action::SetIncrement { conn, subflow, a } => self.set_increment(host, *conn, *subflow, *a).map(|()| *subflow),
             Action::OpenSubflow { conn, local, remote, backup } => self.open(host, *conn, *local, *remote, *backup).map(Some),
             Action::CloseSubflow { conn, subflow } => self.on_subflow(host, *conn, *subflow, |s, id, io| s.close_subflow(id, io)),
             Action::SetBackup { conn, subflow, backup } => {
@@ -447,6 +442,29 @@ impl World<'_> {
         Ok(())
     }
 
+    /// Sets the Westwood+ increment coefficient of `conn`'s subflow
+    /// `subflow` (or of a single-path connection with None).
+    fn set_increment(&mut self, host: NodeId, conn: ConnId, subflow: Option<u32>, a: f64) -> Result<(), String> {
+        self.own(host, conn)?;
+        if !(a > 0.0 && a.is_finite()) {
+            return Err(format!("an increment coefficient must be positive and finite, got {a}"));
+        }
+        let f = &mut self.flows[conn as usize];
+        if f.src != host {
+            return Err(SENDER_ONLY.into());
+        }
+        let sender = match (&mut f.sender, subflow) {
+            (Sender::Tcp(s), None) => s,
+            (Sender::Mptcp(m), Some(id)) => m.subflow_sender_mut(id as usize).ok_or_else(|| format!("no subflow {id}"))?,
+            (Sender::Mptcp(_), None) => return Err("an MPTCP connection's increment is set per subflow".into()),
+            (Sender::Tcp(_), Some(_)) => return Err("a single-path connection has no subflows".into()),
+            _ => return Err("only TCP and MPTCP connections have a congestion window".into()),
+        };
+        let westwood = sender.cc_as_mut::<Westwood>().ok_or("its congestion control is not westwood (only Westwood+ takes an increment coefficient)")?;
+        westwood.set_increment(a);
+        Ok(())
+    }
+
     fn on_mptcp<R>(&mut self, host: NodeId, conn: ConnId, f: impl FnOnce(&mut crate::mptcp::MptcpSender, &mut Io) -> R) -> Result<R, String> {
         self.own(host, conn)?;
         match &mut self.flows[conn as usize].sender {
@@ -479,6 +497,26 @@ impl World<'_> {
             f(s, subflow as usize, io);
             Ok(Some(subflow))
         })?
+    }
+}
+
+/// What the data sender knows of a TCP sender (a subflow's or a single-path
+/// connection's), as Linux's `TCP_INFO` tells it; `bytes_sent` counts
+/// retransmissions.
+fn sender_sample(s: &crate::tcp::TcpSender, bytes_sent: u64) -> SenderSample {
+    SenderSample {
+        cwnd: s.ccs.cwnd,
+        ssthresh: s.ccs.ssthresh,
+        slow_start: s.ccs.cwnd < s.ccs.ssthresh,
+        srtt: s.rtt.srtt(),
+        delivery_rate: s.last_delivery_rate,
+        bytes_sent,
+        bytes_acked: s.acked(),
+        in_flight: s.in_flight(),
+        retransmits: s.stats.retransmits,
+        timeouts: Some(s.stats.timeouts),
+        bw_estimate: s.cc().bandwidth_estimate(),
+        increment: s.cc().increment(),
     }
 }
 

@@ -716,6 +716,7 @@ impl<'m> World<'m> {
                     pacing_rate: f.sender.pacing_rate(),
                     bw_estimate: f.sender.bw_estimate(),
                     imbalance: f.sender.imbalance(),
+                    increment: f.sender.increment(),
                 },
             );
             if let (Sender::Mptcp(tx), Receiver::Mptcp(rx)) = (&f.sender, &f.receiver) {
@@ -728,6 +729,8 @@ impl<'m> World<'m> {
                         cwnd: sf.sender.ccs.cwnd,
                         srtt: sf.sender.rtt.srtt(),
                         in_flight: sf.sender.in_flight(),
+                        bw_estimate: sf.sender.cc().bandwidth_estimate(),
+                        increment: sf.sender.cc().increment(),
                     };
                     s.subflow(now, i as u32, j as u32, sample);
                 }

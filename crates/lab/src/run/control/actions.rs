@@ -22,6 +22,8 @@ use crate::traffic::BASE_PORT;
 
 /// Why the lab refuses `SetScheduler`: the kernel has no BPF MPTCP scheduler.
 pub const NO_SCHEDULER: &str = "the kernel has no BPF MPTCP scheduler: a connection's scheduler cannot change";
+/// Why the lab refuses `SetIncrement`: no kernel algorithm here has an increment coefficient.
+pub const NO_INCREMENT: &str = "this kernel has no Westwood+ (reno, cubic, bbr take no increment coefficient; a BPF Westwood+ is not built)";
 
 impl Host<'_> {
     /// Carries out `action` of instance `i`, taken at `now` on an event seen
@@ -41,6 +43,10 @@ impl Host<'_> {
             Action::SetScheduler { conn, .. } => {
                 self.own(conn)?;
                 return Err(NO_SCHEDULER.into());
+            }
+            Action::SetIncrement { conn, .. } => {
+                self.own(conn)?;
+                return Err(NO_INCREMENT.into());
             }
             Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(conn, bytes),
             Action::OpenSubflow { conn, local, remote, backup } => self.open(conn, local, remote, backup),

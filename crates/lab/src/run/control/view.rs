@@ -80,6 +80,7 @@ impl Host<'_> {
             ooo_bytes: None,
             // The application's client is the flow's destination (`traffic/app.rs`).
             app: state.app.as_ref().filter(|_| !at_src).map(|a| crate::traffic::app::lock(a).view()),
+            sender: None,
             subflows: Vec::new(),
         };
         if !at_src {
@@ -88,7 +89,9 @@ impl Host<'_> {
         }
         let Some(conf) = &f.mptcp else {
             if let (true, Some(s)) = (at_src, &socket) {
-                view.bytes_sent = Some(info::tcp_info(s.as_fd()).map_or(0, |t| t.payload_acked()));
+                let tcp = info::tcp_info(s.as_fd()).ok();
+                view.bytes_sent = Some(tcp.as_ref().map_or(0, |t| t.payload_acked()));
+                view.sender = tcp.as_ref().map(sender_sample);
             }
             return Some(view);
         };
@@ -140,5 +143,7 @@ fn sender_sample(t: &TcpInfo) -> SenderSample {
         retransmits: t.total_retrans as u64,
         timeouts: None,
         bw_estimate: None,
+        // No kernel algorithm here takes one (Westwood+ is not built: docs/lab.md).
+        increment: None,
     }
 }
