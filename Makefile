@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity green smptcp fuzz clean
+.PHONY: run test install bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity green smptcp emptcp fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -90,6 +90,12 @@ green: install
 # the kernel lab beside the simulator, both with uncoupled CUBIC (about 25 minutes of real time).
 smptcp: install
 	$(PY) validation/smptcp_paper.py $(if $(filter 0,$(shell id -u)),--lab) $(SMPTCP_ARGS)
+
+# eMPTCP (docs/reproductions/emptcp.md, issue 22): the weight manager's fixed point on a
+# wired bottleneck, Tables II/III and Figs. 12-17 on the cellular model, beside the paper.
+# About a minute on 2 cores; writes results/emptcp/report.md. EMPTCP_ARGS=--seeds N.
+emptcp: install
+	$(PY) validation/emptcp_paper.py $(EMPTCP_ARGS)
 
 # The scenario fuzzer's long form (tests/fuzz_scenarios.py; make test runs 400 mutants):
 # 5000 mutants of every built-in and validation scenario, each refused cleanly or run
