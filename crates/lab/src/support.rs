@@ -401,6 +401,15 @@ mod tests {
     }
 
     #[test]
+    fn the_emptcp_weight_manager_is_refused() {
+        let text = FALLBACK.replace("kind = \"rate_fallback\"\n            params = { threshold = \"1Mbps\" }", "kind = \"emptcp\"\n            params = { bw_max = 110000 }");
+        assert!(text.contains("emptcp"));
+        let r = refusals(&model(&text), &kernel());
+        assert_eq!(r.len(), 1, "{r:#?}");
+        assert!(r[0].starts_with("controllers[0] ('emptcp' on c): may set Westwood+'s increment coefficient"), "{}", r[0]);
+    }
+
+    #[test]
     fn subflow_actions_are_refused_with_the_in_kernel_path_manager() {
         let m = model(&format!("{FALLBACK}\n[lab]\npath_manager = \"kernel\"\n"));
         let r = refusals(&m, &kernel());
