@@ -504,6 +504,10 @@ pub struct FlowSpec {
     /// destination is the client and opens the MPTCP subflows).
     #[serde(default)]
     pub client: ClientEnd,
+    /// A single-path TCP flow from a multi-homed source: the source's
+    /// interface it leaves by, and its ACKs return to (as a socket bound to
+    /// that interface's address with per-interface routing). `{i}` is replaced.
+    pub interface: Option<String>,
     /// Per-flow TCP parameters over the scenario's `[tcp]` defaults.
     #[serde(default)]
     pub tcp: TcpSpec,
