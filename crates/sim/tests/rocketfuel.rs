@@ -84,6 +84,15 @@ fn ndnsim_prune_drops_routers_468_and_501() {
     assert_eq!(lost, vec![(337, 468), (337, 501)]);
     // Router 337 keeps the reader's backbone label with one link left.
     assert_eq!((ndnsim.routers[&337], ndnsim.links.iter().filter(|(a, b)| *a == 337 || *b == 337).count()), (Class::Backbone, 1));
+    // The paper's degree rule on the same routers and links: 337 would be an edge router.
+    let degree = |r: u32| ndnsim.links.iter().filter(|(a, b)| *a == r || *b == r).count();
+    let edge = ndnsim.routers.keys().filter(|&&r| degree(r) < 3).count();
+    let gateway = ndnsim
+        .routers
+        .keys()
+        .filter(|&&r| degree(r) > 2 && ndnsim.links.iter().any(|&(a, b)| (a == r && degree(b) < 3) || (b == r && degree(a) < 3)))
+        .count();
+    assert_eq!((edge, gateway, ndnsim.routers.len() - edge - gateway), (268, 126, 46));
 }
 
 /// Table I's Tiscali row (§I) is the census of `3257.r0.cch`, every router and link of it.
