@@ -80,9 +80,9 @@ inrpp-table1: install
 
 # INRPP's Fig. 18 as a frontier: flow spacing (1-6 s) x cache size (0.1-50 MB), the smallest
 # drop-free cache for each spacing beside the paper's 1 MB; results/inrpp-fig18/report.md and
-# frontier.png. 81 runs one at a time, about 12 minutes of CPU on one core; finished runs are
+# frontier.png. 108 runs one at a time, about 10 minutes of CPU on one core; finished runs are
 # cached in results/inrpp-fig18/cache.jsonl (an interrupted run resumes, INRPP_FIG18_ARGS=--fresh
-# starts over, --dense runs 23 spacings x 14 sizes, 322 runs, about 50 minutes).
+# starts over, --dense runs 25 spacings x 14 sizes, 350 runs, about 35 minutes).
 inrpp-fig18: install
 	$(PY) validation/inrpp_fig18_frontier.py $(INRPP_FIG18_ARGS)
 
