@@ -455,6 +455,12 @@ pub enum RocketfuelPrune {
     /// Drop edge routers (degree < 3) none of whose neighbours has degree > 2:
     /// the router chains into customer space that README.cch describes.
     EdgeChains,
+    /// What ndnSIM's Rocketfuel reader keeps with `clientNodeDegrees = 2`,
+    /// the reader and setting of the INRPP authors' Rocketfuel script
+    /// (§IV-D): largest component, routers labelled client / gateway /
+    /// backbone, client-client and client-backbone links dropped, largest
+    /// component again. The routers keep the reader's labels.
+    Ndnsim,
 }
 
 /// `hosts = { ... }` of the Rocketfuel generator.
