@@ -90,3 +90,33 @@ pub fn expire(rtt: &mut RttEstimator, stats: &mut SenderStats, syn_sent: bool, o
         Expiry::Recover { expired }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_expiry_backs_off_counts_and_says_what_is_left() {
+        let mut rtt = RttEstimator::new(Time::from_secs(1), Time::from_millis(200), Time::from_secs(60));
+        let mut stats = SenderStats::default();
+        assert!(matches!(expire(&mut rtt, &mut stats, true, false), Expiry::ResendSyn));
+        assert_eq!((rtt.rto(), stats.timeouts), (Time::from_secs(2), 1));
+        assert!(matches!(expire(&mut rtt, &mut stats, false, false), Expiry::Nothing));
+        match expire(&mut rtt, &mut stats, false, true) {
+            Expiry::Recover { expired } => assert_eq!(expired, Time::from_secs(4)),
+            _ => panic!("outstanding data is to be recovered"),
+        }
+        assert_eq!((rtt.rto(), stats.timeouts), (Time::from_secs(8), 3));
+    }
+
+    #[test]
+    fn a_syn_is_stamped_counted_and_timed() {
+        let rtt = RttEstimator::new(Time::from_secs(1), Time::from_millis(200), Time::from_secs(60));
+        let (mut timers, mut stats, mut out, mut pending) = (SenderTimers::default(), SenderStats::default(), Vec::new(), Vec::new());
+        let now = Time::from_millis(5);
+        let syn = Packet::new(0, 0, 1, crate::net::packet::Kind::Syn, 40);
+        timers.send_syn(syn, &rtt, &mut stats, &mut Io { now, out: &mut out, timers: &mut pending });
+        assert_eq!((out.len(), out[0].ts_val, stats.packets_sent), (1, now, 1));
+        assert_eq!(pending, [(TimerKind::Retransmit, now + Time::from_secs(1))]);
+    }
+}
