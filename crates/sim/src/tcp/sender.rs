@@ -32,7 +32,7 @@
 use std::collections::VecDeque;
 
 use crate::cc::{self, AckInfo, CcState, Congestion, CongestionControl};
-use crate::tcp::sender_timers::{Due, SenderTimers};
+use crate::tcp::sender_timers::{self, Due, Expiry, SenderTimers};
 use crate::engine::RngStream;
 use crate::net::packet::{Dss, Kind, Packet};
 use crate::net::NodeId;
@@ -303,17 +303,8 @@ impl TcpSender {
     }
 
     fn send_syn(&mut self, io: &mut Io) {
-        let mut p = Packet::new(self.flow, self.src, self.dst, Kind::Syn, self.header_bytes);
-        p.ts_val = io.now;
-        self.stats.packets_sent += 1;
-        io.out.push(p);
-        self.arm_rto(io);
-    }
-
-    fn arm_rto(&mut self, io: &mut Io) {
-        if let Some(at) = self.timers.rto.arm(io.now + self.rtt.rto()) {
-            io.timers.push((TimerKind::Retransmit, at));
-        }
+        let syn = Packet::new(self.flow, self.src, self.dst, Kind::Syn, self.header_bytes);
+        self.timers.send_syn(syn, &self.rtt, &mut self.stats, io);
     }
 
     pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
@@ -480,7 +471,7 @@ impl TcpSender {
         if !outstanding {
             self.timers.rto.cancel();
         } else if newly_acked > 0 {
-            self.arm_rto(io);
+            self.timers.arm_rto(&self.rtt, io);
         }
         self.send_what_we_can(io);
     }
@@ -514,15 +505,13 @@ impl TcpSender {
     }
 
     fn on_rto(&mut self, io: &mut Io) {
-        self.rtt.back_off();
-        self.stats.timeouts += 1;
-        if self.state == State::SynSent {
-            self.syn_retransmitted = true;
-            self.send_syn(io);
-            return;
-        }
-        if self.board.is_empty() {
-            return;
+        match sender_timers::expire(&mut self.rtt, &mut self.stats, self.state == State::SynSent, !self.board.is_empty()) {
+            Expiry::ResendSyn => {
+                self.syn_retransmitted = true;
+                return self.send_syn(io);
+            }
+            Expiry::Nothing => return,
+            Expiry::Recover { .. } => {}
         }
         // RFC 5681 §3.1 lowers ssthresh on a timeout only if the segment has
         // not yet been resent by the retransmission timer, and to no more than
@@ -552,7 +541,7 @@ impl TcpSender {
         self.dupacks = 0;
         self.reno_dup_bytes = 0;
         self.send_what_we_can(io);
-        self.arm_rto(io);
+        self.timers.arm_rto(&self.rtt, io);
     }
 
     /// Sends while the window allows: lost segments first, then new data
@@ -645,7 +634,7 @@ impl TcpSender {
         }
         io.out.push(p);
         if !self.timers.rto.is_armed() {
-            self.arm_rto(io);
+            self.timers.arm_rto(&self.rtt, io);
         }
     }
 }
