@@ -5,7 +5,11 @@
 //!   with `sack = false`, NewReno (RFC 6582), where each duplicate ACK
 //!   stands for one segment that left the network (Linux's "reno SACK"
 //!   accounting, `tcp_add_reno_sack`) and each partial ACK retransmits the
-//!   next hole.
+//!   next hole. The count outlives the end of fast recovery until an ACK
+//!   advances snd_una: when the full ACK stops at a new hole, the data sent
+//!   during the recovery has left the network all the same, and counting it
+//!   as FlightSize at the next fast retransmit would set ssthresh from data
+//!   no longer in flight (RFC 5681 eq. 4).
 //! - The retransmission timer follows RFC 6298 §5; after a timeout every
 //!   unSACKed segment is deemed lost and resent in order under slow start.
 //!   ssthresh falls once per window of data: not again for a timeout during
@@ -40,7 +44,7 @@ use crate::tcp::prr::Prr;
 use crate::tcp::rate_sample::{RateEstimator, TxStamp};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
-use crate::tcp::{Io, RecoveryAlgorithm, TcpConfig, TimerKind};
+use crate::tcp::{Io, NewRenoExit, NewRenoTimer, RecoveryAlgorithm, TcpConfig, TimerKind};
 use crate::time::Time;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -112,6 +116,8 @@ pub struct TcpSender {
     dupacks: u32,
     /// NewReno mode: bytes the duplicate ACKs say have left the network.
     reno_dup_bytes: u64,
+    /// NewReno mode: partial ACKs in this fast recovery.
+    partial_acks: u32,
     board: Scoreboard,
     /// PRR state while in fast recovery with `recovery = "prr"`.
     prr: Option<Prr>,
@@ -175,6 +181,7 @@ impl TcpSender {
             rwnd: cfg.rcv_buffer,
             dupacks: 0,
             reno_dup_bytes: 0,
+            partial_acks: 0,
             board: Scoreboard::default(),
             prr: None,
             rate: RateEstimator::default(),
@@ -401,6 +408,8 @@ impl TcpSender {
                 self.reno_dup_bytes = self.reno_dup_bytes.saturating_sub(covered);
             }
             if matches!(self.recovery, Recovery::Open) {
+                // No hole below the data the duplicates stood for (Linux
+                // tcp_reset_reno_sack on an ACK that advances snd_una in Open).
                 self.dupacks = 0;
                 self.reno_dup_bytes = 0;
             }
@@ -413,15 +422,24 @@ impl TcpSender {
             Recovery::Fast { point } | Recovery::Loss { point } if p.ack >= point => {
                 if matches!(self.recovery, Recovery::Fast { .. }) {
                     self.cc.on_recovery_exit(&mut self.ccs);
+                    if !self.cfg.sack && self.cfg.newreno_exit == NewRenoExit::Flight {
+                        // RFC 6582 §3.2 step 3, full acknowledgment, option (1).
+                        let flight = self.in_flight().max(self.ccs.mss) + self.ccs.mss;
+                        self.ccs.cwnd = self.ccs.ssthresh.min(flight);
+                    }
+                } else {
+                    // After a timeout every segment was resent (go-back-N):
+                    // the duplicates its retransmissions drew stand for nothing.
+                    self.reno_dup_bytes = 0;
                 }
                 self.recovery = Recovery::Open;
                 self.prr = None;
                 self.dupacks = 0;
-                self.reno_dup_bytes = 0;
             }
             Recovery::Fast { .. } if newly_acked > 0 && !self.cfg.sack => {
-                // RFC 6582 §3.2 step 5: a partial ACK means the next segment is lost too.
+                // RFC 6582 §3.2 step 3, partial acknowledgment: the next segment is lost too.
                 self.board.mark_head_lost();
+                self.partial_acks += 1;
             }
             _ => {}
         }
@@ -477,7 +495,7 @@ impl TcpSender {
         // RFC 6298 §5.2–5.3.
         if !outstanding {
             self.timers.rto.cancel();
-        } else if newly_acked > 0 {
+        } else if newly_acked > 0 && !self.impatient_hold() {
             self.arm_rto(io);
         }
         self.send_what_we_can(io);
@@ -493,8 +511,18 @@ impl TcpSender {
         sacked.last.map(since).or(acked.last.filter(|_| !retransmission_acked).map(since)).or(ts_rtt)
     }
 
+    /// RFC 6582 §3.2 step 3 (the Impatient variant of §4): in fast
+    /// recovery only the first partial ACK re-arms the timer.
+    fn impatient_hold(&self) -> bool {
+        self.cfg.newreno_timer == NewRenoTimer::Impatient && matches!(self.recovery, Recovery::Fast { .. }) && self.partial_acks > 1
+    }
+
     fn enter_fast_recovery(&mut self) {
-        let flight = self.board.outstanding();
+        // FlightSize (RFC 5681 eq. 4). NewReno takes out what duplicate ACKs
+        // reported delivered, as ns-3's BytesInFlight does with its emulated
+        // SACKs; Linux's Reno halves cwnd instead (tcp_reno_ssthresh).
+        let flight = if self.cfg.sack { self.board.outstanding() } else { self.in_flight() };
+        self.partial_acks = 0;
         self.cc.on_congestion(&mut self.ccs, Congestion::FastRetransmit, flight);
         self.recovery = Recovery::Fast { point: self.snd_nxt };
         if self.cfg.recovery == RecoveryAlgorithm::Prr && !self.cc.owns_recovery_window() {
