@@ -39,7 +39,7 @@ pub struct TcpConfig {
     pub dupack_threshold: u32,
     /// NewReno (`sack = false`): cwnd when fast recovery ends (RFC 6582 §3.2 step 3).
     pub newreno_exit: NewRenoExit,
-    /// NewReno (`sack = false`): which partial ACKs re-arm the retransmission timer (RFC 6582 §4).
+    /// NewReno (`sack = false`): which partial ACKs re-arm the retransmission timer (RFC 6582's Impatient and Slow-but-Steady variants).
     pub newreno_timer: NewRenoTimer,
 }
 
@@ -96,7 +96,7 @@ pub enum NewRenoExit {
     Flight,
 }
 
-/// NewReno's retransmission timer during fast recovery (RFC 6582 §4).
+/// NewReno's retransmission timer during fast recovery (RFC 6582's Impatient and Slow-but-Steady variants).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum NewRenoTimer {

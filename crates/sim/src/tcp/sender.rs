@@ -118,6 +118,8 @@ pub struct TcpSender {
     reno_dup_bytes: u64,
     /// NewReno mode: partial ACKs in this fast recovery.
     partial_acks: u32,
+    /// NewReno mode: snd_nxt at the last timeout (RFC 6582's `recover`).
+    recover: Option<u64>,
     board: Scoreboard,
     /// PRR state while in fast recovery with `recovery = "prr"`.
     prr: Option<Prr>,
@@ -182,6 +184,7 @@ impl TcpSender {
             dupacks: 0,
             reno_dup_bytes: 0,
             partial_acks: 0,
+            recover: None,
             board: Scoreboard::default(),
             prr: None,
             rate: RateEstimator::default(),
@@ -394,7 +397,12 @@ impl TcpSender {
         let outstanding = !self.board.is_empty();
         if newly_acked == 0 && outstanding && (newly_sacked > 0 || !self.cfg.sack) {
             self.dupacks += 1;
-            if !self.cfg.sack {
+            // Up to `recover` (RFC 6582 §3.2 step 4), duplicate ACKs may come
+            // from the timeout's retransmissions of data the receiver had
+            // (the ambiguity of RFC 6582 §4): they stand for no segment leaving
+            // the network, and counting them would outlive the recovery.
+            let after_timeout = self.recover.is_some_and(|r| p.ack <= r);
+            if !self.cfg.sack && !after_timeout {
                 // Each duplicate ACK means one more segment has left the network.
                 let max = self.board.outstanding().saturating_sub(self.ccs.mss);
                 self.reno_dup_bytes = (self.reno_dup_bytes + self.ccs.mss).min(max);
@@ -511,7 +519,7 @@ impl TcpSender {
         sacked.last.map(since).or(acked.last.filter(|_| !retransmission_acked).map(since)).or(ts_rtt)
     }
 
-    /// RFC 6582 §3.2 step 3 (the Impatient variant of §4): in fast
+    /// RFC 6582 §3.2 step 3 (the Impatient variant): in fast
     /// recovery only the first partial ACK re-arms the timer.
     fn impatient_hold(&self) -> bool {
         self.cfg.newreno_timer == NewRenoTimer::Impatient && matches!(self.recovery, Recovery::Fast { .. }) && self.partial_acks > 1
@@ -574,6 +582,8 @@ impl TcpSender {
         }
         self.board.mark_all_lost();
         self.recovery = Recovery::Loss { point: self.snd_nxt };
+        // RFC 6582 §3.2 step 4.
+        self.recover = Some(self.snd_nxt);
         self.prr = None;
         self.dupacks = 0;
         self.reno_dup_bytes = 0;
