@@ -430,10 +430,8 @@ impl TcpSender {
             Recovery::Fast { point } | Recovery::Loss { point } if p.ack >= point => {
                 if matches!(self.recovery, Recovery::Fast { .. }) {
                     self.cc.on_recovery_exit(&mut self.ccs);
-                    if !self.cfg.sack && self.cfg.newreno_exit == NewRenoExit::Flight {
-                        // RFC 6582 §3.2 step 3, full acknowledgment, option (1).
-                        let flight = self.in_flight().max(self.ccs.mss) + self.ccs.mss;
-                        self.ccs.cwnd = self.ccs.ssthresh.min(flight);
+                    if !self.cfg.sack {
+                        self.ccs.cwnd = self.newreno_exit_cwnd();
                     }
                 } else {
                     // After a timeout every segment was resent (go-back-N):
@@ -517,6 +515,16 @@ impl TcpSender {
     fn ca_rtt(now: Time, acked: SendTimes, retransmission_acked: bool, sacked: SendTimes, ts_rtt: Option<Time>) -> Option<Time> {
         let since = |t: Time| now.saturating_sub(t);
         sacked.last.map(since).or(acked.last.filter(|_| !retransmission_acked).map(since)).or(ts_rtt)
+    }
+
+    /// NewReno's cwnd on a full acknowledgment (RFC 6582 §3.2 step 3), once
+    /// the congestion control has set it to ssthresh.
+    fn newreno_exit_cwnd(&self) -> u64 {
+        match self.cfg.newreno_exit {
+            NewRenoExit::Ssthresh => self.ccs.cwnd,
+            // Option (1): min(ssthresh, max(FlightSize, SMSS) + SMSS).
+            NewRenoExit::Flight => self.ccs.ssthresh.min(self.in_flight().max(self.ccs.mss) + self.ccs.mss),
+        }
     }
 
     /// RFC 6582 §3.2 step 3 (the Impatient variant): in fast
@@ -756,6 +764,57 @@ mod tests {
         let at = timers.iter().rev().find(|t| t.0 == TimerKind::Retransmit).expect("RTO armed").1;
         timers.clear();
         s.on_timer(TimerKind::Retransmit, &mut Io { now: at, out, timers });
+    }
+
+    /// A NewReno sender (`sack = false`) with its initial window out, put
+    /// into fast recovery by three duplicate ACKs: segment 0 is lost.
+    fn newreno_in_recovery(cfg: TcpConfig) -> (TcpSender, Vec<Packet>, Vec<(TimerKind, Time)>) {
+        let cfg = TcpConfig { handshake: false, sack: false, ..cfg };
+        let mut s = TcpSender::new(0, 0, 1, None, 52, cfg, Seeds { master: 1 }.stream("cc"));
+        let (mut out, mut timers) = (Vec::new(), Vec::new());
+        s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+        for _ in 0..3 {
+            s.on_packet(&ack_at(0), &mut Io { now: Time::from_millis(50), out: &mut out, timers: &mut timers });
+        }
+        assert!(!s.in_open_state() && !s.in_loss_recovery());
+        (s, out, timers)
+    }
+
+    fn ack_at(seq: u64) -> Packet {
+        let mut a = Packet::new(0, 1, 0, Kind::Ack, 52);
+        a.ack = seq;
+        a.rwnd = 1 << 20;
+        a
+    }
+
+    #[test]
+    fn only_the_first_partial_ack_rearms_the_impatient_timer() {
+        for (timer, rearmed) in [(NewRenoTimer::SlowButSteady, true), (NewRenoTimer::Impatient, false)] {
+            let (mut s, mut out, mut timers) = newreno_in_recovery(TcpConfig { newreno_timer: timer, ..TcpConfig::default() });
+            let mss = s.ccs.mss;
+            // Segments 2 and 4 were lost too: two partial ACKs, 10 ms apart.
+            s.on_packet(&ack_at(2 * mss), &mut Io { now: Time::from_millis(60), out: &mut out, timers: &mut timers });
+            let first = s.timers.rto.deadline().expect("armed");
+            s.on_packet(&ack_at(4 * mss), &mut Io { now: Time::from_millis(70), out: &mut out, timers: &mut timers });
+            assert!(!s.in_open_state());
+            assert_eq!(s.timers.rto.deadline().expect("armed") > first, rearmed, "{timer:?}");
+        }
+    }
+
+    #[test]
+    fn the_flight_exit_rule_caps_cwnd_by_what_is_in_flight() {
+        for (exit, expect_two_segments) in [(NewRenoExit::Ssthresh, false), (NewRenoExit::Flight, true)] {
+            let (mut s, _, _) = newreno_in_recovery(TcpConfig { newreno_exit: exit, ..TcpConfig::default() });
+            let mss = s.ccs.mss;
+            assert!(s.ccs.ssthresh > 2 * mss, "{}", s.ccs.ssthresh);
+            // Nothing left in flight: option (1) gives SMSS + SMSS.
+            s.board = Scoreboard::default();
+            s.reno_dup_bytes = 0;
+            s.ccs.cwnd = s.ccs.ssthresh;
+            let cwnd = s.newreno_exit_cwnd();
+            assert_eq!(cwnd == 2 * mss, expect_two_segments, "{exit:?}: {cwnd}");
+            assert_eq!(cwnd == s.ccs.ssthresh, !expect_two_segments, "{exit:?}: {cwnd}");
+        }
     }
 
     #[test]
