@@ -519,6 +519,12 @@ fn resolve_tcp(base: &TcpConfig, t: &TcpSpec, field: &str, p: &mut Problems) -> 
         }
         c.dupack_threshold = v;
     }
+    if let Some(v) = t.newreno_exit {
+        c.newreno_exit = v;
+    }
+    if let Some(v) = t.newreno_timer {
+        c.newreno_timer = v;
+    }
     c
 }
 

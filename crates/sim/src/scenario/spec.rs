@@ -314,6 +314,10 @@ pub struct TcpSpec {
     pub handshake: Option<bool>,
     /// Duplicate ACKs that trigger fast retransmit (default 3).
     pub dupack_threshold: Option<u32>,
+    /// NewReno's cwnd at the end of fast recovery: "ssthresh" (default) or "flight" (RFC 6582 §3.2 step 3).
+    pub newreno_exit: Option<crate::tcp::NewRenoExit>,
+    /// NewReno's timer on partial ACKs: "slow_but_steady" (default) or "impatient" (RFC 6582 §3.2 step 3).
+    pub newreno_timer: Option<crate::tcp::NewRenoTimer>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
