@@ -7,9 +7,9 @@
 use super::ConnId;
 use crate::time::Time;
 
-/// Why `SetReceiveBuffer` is refused at a connection's data sender (both planes).
-/// Why a plane refuses `SetIncrement` from a connection's data receiver.
+/// Why a plane refuses `SetIncrement` at a connection's data receiver.
 pub const SENDER_ONLY: &str = "this host receives the connection's data; only its sender's congestion control has an increment";
+/// Why `SetReceiveBuffer` is refused at a connection's data sender (both planes).
 pub const RECEIVER_ONLY: &str = "this host sends the connection's data; only its receiver's buffer sizes the window";
 
 #[derive(Debug, Clone, PartialEq)]
