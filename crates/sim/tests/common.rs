@@ -54,6 +54,14 @@ pub fn f64s(t: &Table, col: &str) -> Vec<f64> {
     }
 }
 
+/// A text column's values.
+pub fn strs(t: &Table, col: &str) -> Vec<String> {
+    match &t.columns.iter().find(|(n, _)| *n == col).unwrap_or_else(|| panic!("no column {col}")).1 {
+        Column::Str(v) => v.clone(),
+        other => panic!("column {col} is not text: {other:?}"),
+    }
+}
+
 /// Mean goodput of one flow over [from, to] seconds, from the flow_ts samples.
 pub fn mean_goodput(out: &RunOutput, flow: u32, from: f64, to: f64) -> f64 {
     let ts = table(out, "flow_ts");

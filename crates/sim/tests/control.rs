@@ -4,20 +4,14 @@
 //! bad `[[controllers]]` input.
 
 mod common;
-use common::{f64s, load_err, run_toml, table};
-use pathpool_sim::metrics::{Column, Table};
+use common::{f64s, load_err, run_toml, strs, table};
+use pathpool_sim::metrics::Column;
 
 fn builtin(name: &str) -> String {
     let path = format!("{}/../../python/pathpool/scenarios/{name}.toml", env!("CARGO_MANIFEST_DIR"));
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 
-fn strs(t: &Table, col: &str) -> Vec<String> {
-    match &t.columns.iter().find(|(n, _)| *n == col).unwrap_or_else(|| panic!("no column {col}")).1 {
-        Column::Str(v) => v.clone(),
-        other => panic!("column {col} is not text: {other:?}"),
-    }
-}
 
 /// (time, action, outcome) of the log's rows by `controller`.
 fn actions(out: &pathpool_sim::RunOutput, controller: &str) -> Vec<(f64, String, String)> {

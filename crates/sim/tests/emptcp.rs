@@ -8,15 +8,8 @@
 //! a flow bound to its source's interface (`interface`) leaves by it.
 
 mod common;
-use common::{f64s, load_err, mean_goodput, run_toml, table};
-use pathpool_sim::metrics::table::{Column, Table};
+use common::{f64s, load_err, mean_goodput, run_toml, strs, table};
 
-fn strs(t: &Table, col: &str) -> Vec<String> {
-    match &t.columns.iter().find(|(n, _)| *n == col).unwrap_or_else(|| panic!("no column {col}")).1 {
-        Column::Str(v) => v.clone(),
-        other => panic!("column {col} is not text: {other:?}"),
-    }
-}
 
 /// `paths` connections (or one MPTCP connection with `paths` subflows) from
 /// host `mp` and `k` single-path flows, all Westwood+, across one 10 Mb/s

@@ -3,8 +3,7 @@
 //! result tables, and bad input.
 
 mod common;
-use common::{f64s, load_err, run_toml, table};
-use pathpool_sim::metrics::{Column, Table};
+use common::{f64s, load_err, run_toml, strs, table};
 
 fn rate_fallback_with(device: &str) -> String {
     let path = format!("{}/../../python/pathpool/scenarios/rate-fallback.toml", env!("CARGO_MANIFEST_DIR"));
@@ -12,12 +11,6 @@ fn rate_fallback_with(device: &str) -> String {
     format!("{base}\n[[devices]]\nhost = \"phone\"\n{device}\n")
 }
 
-fn strs(t: &Table, col: &str) -> Vec<String> {
-    match &t.columns.iter().find(|(n, _)| *n == col).unwrap().1 {
-        Column::Str(v) => v.clone(),
-        other => panic!("{col}: {other:?}"),
-    }
-}
 
 /// The `energy` rows of `model`, as (interface, joules, up, down).
 fn rows(out: &pathpool_sim::RunOutput, model: &str) -> Vec<(String, f64, f64, f64)> {
