@@ -2,6 +2,7 @@
 //! namespaces with emulated links, driven through the MPTCP netlink path
 //! manager.
 
+pub mod bpf;
 pub mod emulator;
 pub mod netns;
 pub mod pm;
