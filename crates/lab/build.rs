@@ -83,9 +83,11 @@ fn tool(name: &str, usual: &[&str]) -> Option<PathBuf> {
         .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
         .map(|d| d.join(name));
     let found = on_path.chain(usual.iter().map(PathBuf::from)).find(|p| p.is_file());
-    for p in usual {
-        // Installing the tool later rebuilds the crate.
-        println!("cargo:rerun-if-changed={p}");
+    match &found {
+        Some(p) => println!("cargo:rerun-if-changed={}", p.display()),
+        // A path that does not exist reruns this script at every build:
+        // until the tool is installed.
+        None => usual.iter().for_each(|p| println!("cargo:rerun-if-changed={p}")),
     }
     found
 }

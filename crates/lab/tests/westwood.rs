@@ -48,7 +48,7 @@ delay = "1ms"
     for (name, interfaces) in hosts {
         s += &format!("[[nodes]]\nname = \"{name}\"\n");
         for i in 0..*interfaces {
-            s += &format!("[[links]]\na = \"{name}:eth{i}\"\nb = \"left\"\nrate = \"1Gbps\"\ndelay = \"1ms\"\n");
+            s += &format!("[[links]]\nname = \"{name}{i}\"\na = \"{name}:eth{i}\"\nb = \"left\"\nrate = \"1Gbps\"\ndelay = \"1ms\"\n");
         }
     }
     s + extra

@@ -155,10 +155,15 @@ fn run_lab<'py>(
     result(py, out.tables, &out.summary, stats)
 }
 
-/// Removes the namespaces of crashed lab runs; returns their names.
+/// Removes the namespaces of crashed lab runs, and the BPF Westwood+ if a
+/// crashed run left it registered; returns their names.
 #[pyfunction]
 fn lab_clean() -> PyResult<Vec<String>> {
-    pathpool_lab::prefix::clean_stale().map_err(|e| LabError::new_err(e.to_string()))
+    let mut removed = pathpool_lab::prefix::clean_stale().map_err(|e| LabError::new_err(e.to_string()))?;
+    if pathpool_lab::bpf::clean_stale().map_err(LabError::new_err)? {
+        removed.push(format!("{} (BPF tcp_congestion_ops)", pathpool_lab::bpf::KERNEL_NAME));
+    }
+    Ok(removed)
 }
 
 #[pymodule]
