@@ -53,10 +53,7 @@ fn build(out: &Path, object: &Path) -> Result<(), String> {
         return Err(format!("missing {}", missing.join(", ")));
     }
     let (clang, bpftool) = (clang.unwrap(), bpftool.unwrap());
-    let header = Command::new(&bpftool)
-        .args(["btf", "dump", "file", VMLINUX_BTF, "format", "c"])
-        .output()
-        .map_err(|e| format!("bpftool: {e}"))?;
+    let header = Command::new(&bpftool).args(["btf", "dump", "file", VMLINUX_BTF, "format", "c"]).output().map_err(|e| format!("bpftool: {e}"))?;
     if !header.status.success() {
         return Err(format!("bpftool btf dump failed: {}", String::from_utf8_lossy(&header.stderr).trim()));
     }
@@ -78,10 +75,7 @@ fn build(out: &Path, object: &Path) -> Result<(), String> {
 /// The tool's path: on PATH, else at one of its usual places (sbin is not
 /// on every user's PATH).
 fn tool(name: &str, usual: &[&str]) -> Option<PathBuf> {
-    let on_path = std::env::var_os("PATH")
-        .into_iter()
-        .flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>())
-        .map(|d| d.join(name));
+    let on_path = std::env::var_os("PATH").into_iter().flat_map(|p| std::env::split_paths(&p).collect::<Vec<_>>()).map(|d| d.join(name));
     let found = on_path.chain(usual.iter().map(PathBuf::from)).find(|p| p.is_file());
     match &found {
         Some(p) => println!("cargo:rerun-if-changed={}", p.display()),

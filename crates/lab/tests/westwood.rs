@@ -117,7 +117,10 @@ fn increments_scale_throughput_alike_on_both_planes() {
     let (sim, lab) = (simulate(&toml), kernel(&toml));
     let ratio = |t: &[Table]| goodput(t, 0, 10.0, 60.0) / goodput(t, 1, 10.0, 60.0);
     let (s, l) = (ratio(&sim), ratio(&lab));
-    eprintln!("FIGURE increment 0.25 vs 1, 20 Mb/s, 40 ms, 1 % loss: throughput ratio simulator {s:.3}, lab {l:.3} ({:+.1} %; √a = 0.5)", (l / s - 1.0) * 100.0);
+    eprintln!(
+        "FIGURE increment 0.25 vs 1, 20 Mb/s, 40 ms, 1 % loss: throughput ratio simulator {s:.3}, lab {l:.3} ({:+.1} %; √a = 0.5)",
+        (l / s - 1.0) * 100.0
+    );
     let a = f64s(table(&lab, "flow_ts"), "increment");
     let id = f64s(table(&lab, "flow_ts"), "flow_id");
     assert!(a.iter().zip(&id).all(|(&a, &f)| a == if f == 0.0 { 0.25 } else { 1.0 }), "lab increments {a:?}");
@@ -129,10 +132,12 @@ fn an_emptcp_host_takes_the_simulator_s_share() {
     if !runnable("an_emptcp_host_takes_the_simulator_s_share") {
         return;
     }
-    let flows = "[[flows]]\nname = \"mp\"\nsrc = \"mp\"\ndst = \"dst\"\ntransport = \"mptcp\"\ntcp = { cc = \"westwood\" }\nmptcp = { coupling = \"uncoupled\" }\n".to_string()
-        + &flow("sp0", "sp0", None)
-        + &flow("sp1", "sp1", None)
-        + "[[controllers]]\nhost = \"mp\"\nkind = \"emptcp\"\nsample_interval = \"0s\"\nparams = { bw_max = \"4Mbps\" }\n";
+    let flows =
+        "[[flows]]\nname = \"mp\"\nsrc = \"mp\"\ndst = \"dst\"\ntransport = \"mptcp\"\ntcp = { cc = \"westwood\" }\nmptcp = { coupling = \"uncoupled\" }\n"
+            .to_string()
+            + &flow("sp0", "sp0", None)
+            + &flow("sp1", "sp1", None)
+            + "[[controllers]]\nhost = \"mp\"\nkind = \"emptcp\"\nsample_interval = \"0s\"\nparams = { bw_max = \"4Mbps\" }\n";
     let toml = bottleneck("60s", "10Mbps", "10ms", &[("mp", 2), ("sp0", 1), ("sp1", 1)], &flows);
     let (sim, lab) = (simulate(&toml), kernel(&toml));
     let ratio = |t: &[Table]| 2.0 * goodput(t, 0, 10.0, 60.0) / (goodput(t, 1, 10.0, 60.0) + goodput(t, 2, 10.0, 60.0));
@@ -141,7 +146,10 @@ fn an_emptcp_host_takes_the_simulator_s_share() {
         let log = table(t, "controller_log");
         strs(log, "detail").into_iter().filter(|d| d.starts_with("x = ")).last().unwrap_or_default()
     };
-    eprintln!("FIGURE eMPTCP host (2 subflows, bw_max 4 Mb/s) beside 2 TCP, 10 Mb/s, 1 % loss: multipath/single-path simulator {s:.3}, lab {l:.3} ({:+.1} %)", (l / s - 1.0) * 100.0);
+    eprintln!(
+        "FIGURE eMPTCP host (2 subflows, bw_max 4 Mb/s) beside 2 TCP, 10 Mb/s, 1 % loss: multipath/single-path simulator {s:.3}, lab {l:.3} ({:+.1} %)",
+        (l / s - 1.0) * 100.0
+    );
     eprintln!("FIGURE eMPTCP last update: simulator '{}', lab '{}'", last_x(&sim), last_x(&lab));
     let outcomes = strs(table(&lab, "controller_log"), "outcome");
     let kinds = strs(table(&lab, "controller_log"), "action");

@@ -45,8 +45,7 @@ fn bpftool() -> Option<PathBuf> {
 }
 
 fn registered() -> bool {
-    std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control")
-        .is_ok_and(|list| list.split_whitespace().any(|n| n == KERNEL_NAME))
+    std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control").is_ok_and(|list| list.split_whitespace().any(|n| n == KERNEL_NAME))
 }
 
 fn owner() -> Option<u32> {
