@@ -159,11 +159,7 @@ fn run_lab<'py>(
 /// crashed run left it registered; returns their names.
 #[pyfunction]
 fn lab_clean() -> PyResult<Vec<String>> {
-    let mut removed = pathpool_lab::prefix::clean_stale().map_err(|e| LabError::new_err(e.to_string()))?;
-    if pathpool_lab::bpf::clean_stale().map_err(LabError::new_err)? {
-        removed.push(format!("{} (BPF tcp_congestion_ops)", pathpool_lab::bpf::KERNEL_NAME));
-    }
-    Ok(removed)
+    pathpool_lab::clean_stale().map_err(LabError::new_err)
 }
 
 #[pymodule]

@@ -9,8 +9,9 @@
 //! object, creates its maps and registers the struct_ops map); the maps are
 //! then found by name through `bpf(2)` (`syscall.rs`). It is global to the
 //! kernel, so one lab process uses it at a time: its PID is written to
-//! `OWNER`, and a registration whose owner is dead (a run killed by a
-//! signal) is removed by the next run and by `pathpool lab clean`.
+//! `OWNER`. A signal that ends the run unregisters it (`unregister_own`,
+//! from the testbed's signal watcher); one whose owner died otherwise
+//! (SIGKILL, a crash) is removed by the next run and by `pathpool lab clean`.
 
 mod syscall;
 
@@ -72,6 +73,17 @@ pub fn clean_stale() -> Result<bool, String> {
     bpftool_run(&["struct_ops", "unregister", "name", KERNEL_NAME])?;
     let _ = std::fs::remove_file(OWNER);
     Ok(true)
+}
+
+/// Unregisters `pp_westwood` if this process registered it (on a signal,
+/// which ends the process without running `Westwood`'s drop).
+pub fn unregister_own() -> Result<(), String> {
+    if owner() != Some(std::process::id()) || !registered() {
+        return Ok(());
+    }
+    bpftool_run(&["struct_ops", "unregister", "name", KERNEL_NAME])?;
+    let _ = std::fs::remove_file(OWNER);
+    Ok(())
 }
 
 /// A socket's ends, as the BPF program keys them (`struct tuple`):
