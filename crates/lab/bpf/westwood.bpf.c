@@ -182,10 +182,12 @@ void BPF_PROG(ww_pkts_acked, struct sock *sk, const struct ack_sample *sample)
 	struct westwood *w = ca(sk);
 	__u64 now = tp->tcp_mstamp;
 	__u64 window = now - w->rtt_win_sx;
-	__u32 least = w->rtt > RTT_MIN_WINDOW_US ? w->rtt : RTT_MIN_WINDOW_US;
+	__u32 least;
 
+	/* Linux tcp_westwood_pkts_acked: the latest RTT sample. */
 	if (sample->rtt_us > 0)
 		w->rtt = sample->rtt_us;
+	least = w->rtt > RTT_MIN_WINDOW_US ? w->rtt : RTT_MIN_WINDOW_US;
 	if (window > least) {
 		filter(w, window);
 		w->bk = 0;
