@@ -255,7 +255,7 @@ mod tests {
         KernelFeatures {
             congestion_controls: ["reno", "cubic", "bbr"].map(String::from).into(),
             schedulers: ["default"].map(String::from).into(),
-            westwood: Err("the lab's BPF Westwood+ was not built (missing clang)".into()),
+            westwood: Err("the lab's BPF Westwood+ was not built: missing clang (Debian package clang)".into()),
         }
     }
 
@@ -363,7 +363,7 @@ mod tests {
         let r = refusals(&m, &kernel());
         assert_eq!(r.len(), 6, "{r:#?}");
         assert!(r[5].starts_with("flow 'forger': inrpp.forged_slow_downs"), "{}", r[5]);
-        assert_eq!(r[0], "flow 'w': tcp.cc 'westwood': the lab's BPF Westwood+ was not built (missing clang)");
+        assert_eq!(r[0], "flow 'w': tcp.cc 'westwood': the lab's BPF Westwood+ was not built: missing clang (Debian package clang)");
         assert!(r[1].starts_with("flow 'w': tcp.sack = false"), "{}", r[1]);
         assert!(r[2].contains("flow 'm': mptcp.coupling 'lia'"), "{}", r[2]);
         assert!(r[3].contains("mptcp.scheduler 'blest'"), "{}", r[3]);
@@ -427,8 +427,8 @@ mod tests {
         assert_eq!(refusals(&model(&text), &with_westwood()), Vec::<String>::new());
         let r = refusals(&model(&text), &kernel());
         assert_eq!(r.len(), 2, "{r:#?}");
-        assert_eq!(r[0], "controllers[0] ('emptcp' on c): may set Westwood+'s increment coefficient, and the lab's BPF Westwood+ was not built (missing clang)");
-        assert_eq!(r[1], "flow 'f0': tcp.cc 'westwood': the lab's BPF Westwood+ was not built (missing clang)");
+        assert_eq!(r[0], "controllers[0] ('emptcp' on c): may set Westwood+'s increment coefficient, and the lab's BPF Westwood+ was not built: missing clang (Debian package clang)");
+        assert_eq!(r[1], "flow 'f0': tcp.cc 'westwood': the lab's BPF Westwood+ was not built: missing clang (Debian package clang)");
     }
 
     #[test]

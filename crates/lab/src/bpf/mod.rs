@@ -35,7 +35,7 @@ const OBJECT: Result<&[u8], &str> = Err(env!("PATHPOOL_BPF_MISSING"));
 
 /// Ok if this build and machine can run the BPF Westwood+, else why not.
 pub fn available() -> Result<(), String> {
-    OBJECT.map_err(|missing| format!("the lab's BPF Westwood+ was not built ({missing}; `make install` as root installs them)"))?;
+    OBJECT.map_err(|why| format!("the lab's BPF Westwood+ was not built: {why}"))?;
     bpftool().ok_or("bpftool is not installed (Debian package bpftool; `make install` as root installs it)")?;
     Ok(())
 }
