@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bpf-toolchain bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity green smptcp emptcp fuzz clean
+.PHONY: run test install bpf-toolchain bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -85,6 +85,23 @@ inrpp-multihomed:
 # a 200 s Fig. 19 (about 20 minutes).
 inrpp-sensitivity:
 	python3 validation/inrpp_sensitivity.py $(INRPP_SENS_ARGS)
+
+# INRPP's Table I: one-hop detours in nine Rocketfuel ISPs (the .r0.cch maps), the paper's
+# rows beside pathpool's census, and the other map variants where a cell differs by more
+# than a point (docs/reproductions/inrpp.md). A second or two.
+inrpp-table1: install
+	$(PY) validation/inrpp_table1.py
+
+# INRPP's Fig. 18 as a frontier: flow spacing (1-6 s) x cache size (0.1-50 MB), the smallest
+# drop-free cache for each spacing beside the paper's 1 MB; results/inrpp-fig18/report.md and
+# frontier.png. 108 runs one at a time, about 10 minutes of CPU on one core; finished runs are
+# cached in results/inrpp-fig18/cache.jsonl (an interrupted run resumes, INRPP_FIG18_ARGS=--fresh
+# starts over, --dense runs 25 spacings x 14 sizes, 350 runs, about 35 minutes).
+inrpp-fig18: install
+	$(PY) validation/inrpp_fig18_frontier.py $(INRPP_FIG18_ARGS)
+
+# Every INRPP reproduction above, one after the other.
+inrpp-all: inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18
 
 # Green MPTCP (docs/reproductions/green.md): Scenario 1, Table 1 on two networks,
 # energy for a fixed volume, the primary's queue depth, Fig. 3, and (as root) the

@@ -83,10 +83,8 @@ def wired(n: int, k: int, bw_max: float | None, loss: float, mptcp: bool, seed: 
     if mptcp:
         flows = [{"name": "mp", "src": "mp", "dst": "dst", "transport": "mptcp", "tcp": tcp, "mptcp": {"coupling": "uncoupled"}}]
     else:
-        # n connections from the host: single-path flows leave by its first
-        # route (eth0); the access links are not the bottleneck, so the paths
-        # differ only in their connection.
-        flows = [{"name": f"mp/{i}", "src": "mp", "dst": "dst", "tcp": tcp} for i in range(n)]
+        # The paper's multipath host: one TCP connection per interface.
+        flows = [{"name": f"mp/{i}", "src": "mp", "dst": "dst", "interface": f"eth{i}", "tcp": tcp} for i in range(n)]
     flows += [{"name": f"sp{j}", "src": f"sp{j}", "dst": "dst", "tcp": tcp} for j in range(k)]
     sc = {"sim": {"duration": f"{duration}s", "seed": seed, "sample_interval": "1s"}, "nodes": nodes, "links": links, "flows": flows}
     if bw_max is not None:
@@ -136,7 +134,10 @@ def umts(bottleneck: str, ues: list[dict], seed: int, duration: float, residual_
                 a = u.get("increments", [1.0] * len(u["paths"]))[i]
                 if a != 1.0:
                     t["cc_params"] = {"increment": a}
-                flows.append({"name": f"{u['name']}/{i}", "src": u["name"], "dst": "dst", "tcp": t})
+                flow = {"name": f"{u['name']}/{i}", "src": u["name"], "dst": "dst", "tcp": t}
+                if len(u["paths"]) > 1:
+                    flow["interface"] = f"umts{i}"
+                flows.append(flow)
     sc = {"sim": {"duration": f"{duration}s", "seed": seed, "sample_interval": "1s"},
           "cells": cells, "mobility": mobility, "nodes": nodes, "links": links, "flows": flows}
     if controller is not None:
@@ -271,14 +272,17 @@ def figs_12_17(seeds: list[int], workers: int, residual: float) -> dict:
     three = [["A1", "A2"], ["B1", "B2"], ["C1", "C2"]]
     cases = {
         "fig12 static single": dict(paths=[["A1", "A2"]], speed=0.0, pos=[2000, 0], mptcp=False, bw=None),
-        "fig13 static multipath, unweighted": dict(paths=three, speed=0.0, pos=[2000, 0], mptcp=True, bw=None),
         "fig14 moving single": dict(paths=[["A1", "A2"]], speed=20.0, pos=[0, 0], mptcp=False, bw=None),
-        "fig15 moving multipath, unweighted": dict(paths=three, speed=20.0, pos=[0, 0], mptcp=True, bw=None),
-        "fig16 moving eMPTCP, bw_max 50000": dict(paths=three, speed=20.0, pos=[0, 0], mptcp=True, bw=50000),
-        "fig17 moving eMPTCP, bw_max 110000": dict(paths=three, speed=20.0, pos=[0, 0], mptcp=True, bw=110000),
-        "static eMPTCP, bw_max 50000": dict(paths=three, speed=0.0, pos=[2000, 0], mptcp=True, bw=50000),
-        "static eMPTCP, bw_max 110000": dict(paths=three, speed=0.0, pos=[2000, 0], mptcp=True, bw=110000),
     }
+    # The three-path host twice: the paper's (three TCP connections, one per
+    # interface) and one MPTCP connection with three subflows.
+    for mptcp, label in ((False, "3 TCP"), (True, "MPTCP")):
+        cases[f"fig13 static multipath, unweighted ({label})"] = dict(paths=three, speed=0.0, pos=[2000, 0], mptcp=mptcp, bw=None)
+        cases[f"fig15 moving multipath, unweighted ({label})"] = dict(paths=three, speed=20.0, pos=[0, 0], mptcp=mptcp, bw=None)
+        cases[f"fig16 moving eMPTCP, bw_max 50000 ({label})"] = dict(paths=three, speed=20.0, pos=[0, 0], mptcp=mptcp, bw=50000)
+        cases[f"fig17 moving eMPTCP, bw_max 110000 ({label})"] = dict(paths=three, speed=20.0, pos=[0, 0], mptcp=mptcp, bw=110000)
+        cases[f"static eMPTCP, bw_max 50000 ({label})"] = dict(paths=three, speed=0.0, pos=[2000, 0], mptcp=mptcp, bw=50000)
+        cases[f"static eMPTCP, bw_max 110000 ({label})"] = dict(paths=three, speed=0.0, pos=[2000, 0], mptcp=mptcp, bw=110000)
     jobs = []
     for name, c in cases.items():
         for s in seeds:
@@ -359,8 +363,8 @@ def figures_section(figs: dict, seeds: list[int]) -> list[str]:
         out.append(f"| {name} | {t1 / 1e3:.1f} | {good / 1e3:.1f} | {others / 1e3:.1f} | {t1 / others:.2f} | {ratio_class(t1 / others)} | {j:.3f} | {keep:.2f} | {x} |")
     out.append("")
     total = statistics.mean(summary[n]["t1"] + 3 * summary[n]["others"] for n in cases)
-    for bw, name in ((50000, "fig16 moving eMPTCP, bw_max 50000"), (110000, "fig17 moving eMPTCP, bw_max 110000"),
-                     (50000, "static eMPTCP, bw_max 50000"), (110000, "static eMPTCP, bw_max 110000")):
+    weighted = [(bw, n) for n in cases for bw in (50000, 110000) if f"bw_max {bw} " in n]
+    for bw, name in weighted:
         x = min(fixed_point(3, 3, total, bw), 1.0)
         out.append(f"- {name}: ratio {summary[name]['ratio']:.2f}, fixed point N·x = {3 * x:.2f} "
                    f"(x = {x:.3f}, C = {total / 1e3:.0f} kbit/s measured): {summary[name]['ratio'] / (3 * x) - 1:+.0%}.")

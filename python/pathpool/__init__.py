@@ -17,13 +17,16 @@ from ._core import LabError, ScenarioError
 from .api import __version__, resolve_data_dir, run, validate
 from .results import Results, load, write
 from .scenarios import builtin_scenarios, resolve_scenario
+from .topology import DetourCensus, detour_census
 
 __all__ = [
+    "DetourCensus",
     "LabError",
     "Results",
     "ScenarioError",
     "__version__",
     "builtin_scenarios",
+    "detour_census",
     "load",
     "resolve_data_dir",
     "resolve_scenario",

@@ -20,7 +20,7 @@ from rich.console import Console
 from rich.table import Table
 from rich.text import Text
 
-from . import _core, api, plots
+from . import _core, api, plots, topology
 from ._core import LabError, ScenarioError
 from .results import FORMATS, Results, load
 from .scenarios import builtin_scenarios
@@ -43,11 +43,12 @@ def _console(stderr: bool = False) -> Console:
 
 
 @contextlib.contextmanager
-def _user_errors() -> Iterator[None]:
-    """Turns errors in the user's input into a red message on stderr and exit status 2."""
+def _user_errors(*more: type[Exception]) -> Iterator[None]:
+    """Turns errors in the user's input (and the ``more`` kinds) into a red
+    message on stderr and exit status 2."""
     try:
         yield
-    except (ScenarioError, LabError, FileNotFoundError, FileExistsError) as error:
+    except (ScenarioError, LabError, FileNotFoundError, FileExistsError, *more) as error:
         console = _console(stderr=True)
         for line in str(error).splitlines():
             console.print(Text(line, style="red"), soft_wrap=True)
@@ -215,6 +216,43 @@ def lab_clean_command() -> None:
     for name in removed:
         console.print(f"removed {name}")
     console.print(Text.assemble(("✓ ", "bold green"), f"{len(removed)} leftover(s) removed"))
+
+
+@main.group("topology")
+def topology_group() -> None:
+    """Router maps: what they offer multipath transports."""
+
+
+@topology_group.command("census")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--prune", type=click.Choice(topology.PRUNES), default="none", show_default=True,
+              help="Filter each map as the rocketfuel generator's prune does (docs/scenario.md).")
+@click.option("--largest-component", is_flag=True, help="Keep only each map's largest connected component.")
+@click.option("--markdown", is_flag=True, help="Print a Markdown table instead.")
+def topology_census_command(files: tuple[Path, ...], prune: str, largest_component: bool, markdown: bool) -> None:
+    """One-hop detours in Rocketfuel .cch maps (the INRPP paper's Table I).
+
+    For each internal link u-v of each FILE, the number of routers linked to
+    both u and v; prints the share of links with at least one, how those
+    split into 1, 2, 3, 4 and 5+ detours (% of them), and the maximum.
+    """
+    with _user_errors(ValueError):
+        rows = [topology.detour_census(f, prune, largest_component) for f in files]
+    head = ["map", "routers", "links", "≥ 1 detour %", "1", "2", "3", "4", "5+", "max"]
+    cells = [[str(c.path), str(c.routers), str(c.links), f"{c.with_detour_pct:.2f}",
+              *(f"{p:.2f}" for p in c.by_count_pct), str(c.max)] for c in rows]
+    if markdown:
+        click.echo("| " + " | ".join(head) + " |\n|" + "---|" * len(head))
+        for row in cells:
+            click.echo("| " + " | ".join(row) + " |")
+        return
+    table = Table(title="One-hop detours per link", caption="columns 1-5+: % of the links with a detour")
+    for i, h in enumerate(head):
+        table.add_column(h, justify="left" if i == 0 else "right", style="bold cyan" if i == 0 else None,
+                         overflow="fold")
+    for row in cells:
+        table.add_row(*row)
+    _console().print(table)
 
 
 @main.command("validate")

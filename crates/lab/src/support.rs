@@ -106,6 +106,12 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
     let default = TcpConfig::default();
     for f in &model.flows {
         let flow = format!("flow '{}'", f.name);
+        if let Some(i) = f.src_if {
+            out.push(format!(
+                "{flow}: interface '{}': binding a single-path flow to one source interface is not built on the lab (its socket would need that interface's address)",
+                model.nodes[f.src as usize].interfaces[i as usize]
+            ));
+        }
         match f.transport.as_str() {
             "tcp" => cc_refusals(&flow, &f.tcp, kernel, &mut out),
             "mptcp" => {

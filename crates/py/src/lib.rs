@@ -1,5 +1,6 @@
 //! Python bindings: `pathpool._core.validate`, `pathpool._core.run` (the
-//! simulator) and `pathpool._core.run_lab` (the kernel lab).
+//! simulator), `pathpool._core.run_lab` (the kernel lab) and
+//! `pathpool._core.detour_census` (a Rocketfuel map's one-hop detours).
 //! The Python package (python/pathpool) turns the columns into Arrow tables.
 
 use std::path::{Path, PathBuf};
@@ -155,6 +156,27 @@ fn run_lab<'py>(
     result(py, out.tables, &out.summary, stats)
 }
 
+/// The INRPP paper's Table I census of a Rocketfuel `.cch` map's internal
+/// links, read and filtered as the `rocketfuel` generator does: the routers
+/// and links kept, and `with_detour`, `by_count` (1, 2, 3, 4, 5+) and `max`.
+#[pyfunction]
+#[pyo3(signature = (path, prune = "none", largest_component = false))]
+fn detour_census<'py>(py: Python<'py>, path: &str, prune: &str, largest_component: bool) -> PyResult<Bound<'py, PyDict>> {
+    use pathpool_sim::scenario::spec::RocketfuelPrune;
+    use pathpool_sim::scenario::topology::{detour_census::census, rocketfuel};
+    let prune: RocketfuelPrune = serde_json::from_value(serde_json::Value::String(prune.to_string()))
+        .map_err(|_| PyValueError::new_err(format!("unknown prune '{prune}' (none, edge_chains or ndnsim)")))?;
+    let g = rocketfuel::load(Path::new(path), prune, largest_component).map_err(PyValueError::new_err)?;
+    let c = census(&g.links);
+    let d = PyDict::new(py);
+    d.set_item("routers", g.routers.len())?;
+    d.set_item("links", c.links)?;
+    d.set_item("with_detour", c.with_detour)?;
+    d.set_item("by_count", c.by_count.to_vec())?;
+    d.set_item("max", c.max)?;
+    Ok(d)
+}
+
 /// Removes the namespaces of crashed lab runs, and the BPF Westwood+ if a
 /// crashed run left it registered; returns their names.
 #[pyfunction]
@@ -170,5 +192,6 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LabError", m.py().get_type::<LabError>())?;
     m.add_function(wrap_pyfunction!(run_lab, m)?)?;
     m.add_function(wrap_pyfunction!(lab_clean, m)?)?;
+    m.add_function(wrap_pyfunction!(detour_census, m)?)?;
     Ok(())
 }

@@ -3,7 +3,9 @@
 //! brings a multipath host to the fixed point of
 //! N·C·x² − bw_max·N·x − bw_max·K = 0 on a wired bottleneck with random
 //! loss, its updates reach `subflow_ts` and the controller log, and bad
-//! parameters or a non-Westwood+ path are refused with a reason.
+//! parameters or a non-Westwood+ path are refused with a reason. The
+//! paper's multipath host is several TCP connections, one per interface:
+//! a flow bound to its source's interface (`interface`) leaves by it.
 
 mod common;
 use common::{f64s, load_err, mean_goodput, run_toml, table};
@@ -159,4 +161,27 @@ fn bad_parameters_are_refused_before_the_run() {
     assert!(list.contains("controllers[0].params.increments: must be a comma-separated list of positive numbers"), "{list}");
     let clamp = load_err(&wired(2, 1, true, "westwood", &controller("bw_max = 1e6, clamp = \"loose\"")));
     assert!(clamp.contains("controllers[0].params.clamp: must be one of \"clamped\", \"literal\""), "{clamp}");
+}
+
+#[test]
+fn a_flow_bound_to_an_interface_leaves_by_it() {
+    // Two connections from `mp`, one per interface: each access link carries one.
+    let text = wired(2, 0, false, "westwood", "")
+        .replace("name = \"mp/0\"\nsrc = \"mp\"", "name = \"mp/0\"\ninterface = \"eth0\"\nsrc = \"mp\"")
+        .replace("name = \"mp/1\"\nsrc = \"mp\"", "name = \"mp/1\"\ninterface = \"eth1\"\nsrc = \"mp\"");
+    let out = run_toml(&text);
+    let links = table(&out, "links");
+    let (names, sent) = (strs(links, "name"), f64s(links, "bytes_sent"));
+    let carried = |n: &str| sent[names.iter().position(|x| x == n).unwrap_or_else(|| panic!("no link {n}"))];
+    let (up0, up1) = (carried("mp0:mp>left"), carried("mp1:mp>left"));
+    let (ack0, ack1) = (carried("mp0:left>mp"), carried("mp1:left>mp"));
+    assert!(up0 > 1e6 && up1 > 1e6, "each interface carries its connection: {up0} {up1}");
+    assert!(ack0 > 1e4 && ack1 > 1e4, "and its ACKs come back to it: {ack0} {ack1}");
+    // Unbound, both leave by the first route (eth0).
+    let out = run_toml(&wired(2, 0, false, "westwood", ""));
+    let links = table(&out, "links");
+    let (names, sent) = (strs(links, "name"), f64s(links, "bytes_sent"));
+    assert_eq!(sent[names.iter().position(|x| x == "mp1:mp>left").expect("link")], 0.0);
+    let bad = load_err(&text.replace("interface = \"eth1\"", "interface = \"eth7\""));
+    assert!(bad.contains("flows[1].interface: 'eth7' is not an interface of 'mp' (it has: eth0, eth1)"), "{bad}");
 }

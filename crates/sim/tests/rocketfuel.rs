@@ -6,6 +6,7 @@ mod common;
 
 use common::{load_err, run_toml, shared_data, source};
 use pathpool_sim::scenario::spec::{NodeKind, RocketfuelPrune};
+use pathpool_sim::scenario::topology::detour_census::{census, DetourCensus};
 use pathpool_sim::scenario::topology::rocketfuel::{load, Class};
 use pathpool_sim::{Format, Model, Time};
 
@@ -47,6 +48,8 @@ fn counts_and_classes_of_3257() {
         ("3257.cch", RocketfuelPrune::None, 506, 750, 333, 127, 46),
         ("3257.pop.cch", RocketfuelPrune::None, 506, 750, 333, 127, 46),
         ("3257.cch", RocketfuelPrune::EdgeChains, 442, 683, 269, 127, 46),
+        // The paper's 440 routers, 681 links, 267 edge, 126 gateway, 47 backbone (§IV-D).
+        ("3257.pop.cch", RocketfuelPrune::Ndnsim, 440, 681, 267, 126, 47),
         ("3257.r1.cch", RocketfuelPrune::None, 411, 653, 257, 110, 44),
         // r0 falls apart: 240 of its 248 routers are in the largest component.
         ("3257.r0.cch", RocketfuelPrune::None, 240, 404, 138, 64, 38),
@@ -62,6 +65,50 @@ fn counts_and_classes_of_3257() {
     let g = load(&maps.join("3257.cch"), RocketfuelPrune::None, true).unwrap();
     assert_eq!((g.dropped.self_loops, g.dropped.one_sided, g.dropped.unknown_neighbours), (0, 0, 0));
     assert_eq!(g.dropped.external_nodes, 718);
+}
+
+/// ndnSIM's reader drops two routers of `edge_chains`' 442, and their links.
+#[test]
+fn ndnsim_prune_drops_routers_468_and_501() {
+    let Some(data) = shared_data() else {
+        eprintln!("skipped: ../shared/data not found");
+        return;
+    };
+    let map = data.join("rocketfuel/maps_cch/3257.pop.cch");
+    let chains = load(&map, RocketfuelPrune::EdgeChains, true).unwrap();
+    let ndnsim = load(&map, RocketfuelPrune::Ndnsim, true).unwrap();
+    let gone: Vec<u32> = chains.routers.keys().filter(|r| !ndnsim.routers.contains_key(r)).copied().collect();
+    assert_eq!(gone, vec![468, 501]);
+    assert!(ndnsim.routers.keys().all(|r| chains.routers.contains_key(r)));
+    let lost: Vec<(u32, u32)> = chains.links.difference(&ndnsim.links).copied().collect();
+    assert_eq!(lost, vec![(337, 468), (337, 501)]);
+    // Router 337 keeps the reader's backbone label with one link left.
+    assert_eq!((ndnsim.routers[&337], ndnsim.links.iter().filter(|(a, b)| *a == 337 || *b == 337).count()), (Class::Backbone, 1));
+    // The paper's degree rule on the same routers and links: 337 would be an edge router.
+    let degree = |r: u32| ndnsim.links.iter().filter(|(a, b)| *a == r || *b == r).count();
+    let edge = ndnsim.routers.keys().filter(|&&r| degree(r) < 3).count();
+    let gateway = ndnsim
+        .routers
+        .keys()
+        .filter(|&&r| degree(r) > 2 && ndnsim.links.iter().any(|&(a, b)| (a == r && degree(b) < 3) || (b == r && degree(a) < 3)))
+        .count();
+    assert_eq!((edge, gateway, ndnsim.routers.len() - edge - gateway), (268, 126, 46));
+}
+
+/// Table I's Tiscali row (§I) is the census of `3257.r0.cch`, every router and link of it.
+#[test]
+fn table_i_tiscali_from_the_r0_map() {
+    let Some(data) = shared_data() else {
+        eprintln!("skipped: ../shared/data not found");
+        return;
+    };
+    let g = load(&data.join("rocketfuel/maps_cch/3257.r0.cch"), RocketfuelPrune::None, false).unwrap();
+    let c = census(&g.links);
+    assert_eq!(c, DetourCensus { links: 405, with_detour: 99, by_count: [60, 19, 12, 5, 3], max: 8 });
+    assert_eq!(format!("{:.2}", c.with_detour_pct()), "24.44");
+    let split: Vec<String> = c.by_count_pct().iter().map(|p| format!("{p:.2}")).collect();
+    // The paper prints 60.60 for 60/99 = 60.606...: truncated, not rounded.
+    assert_eq!(split, ["60.61", "19.19", "12.12", "5.05", "3.03"]);
 }
 
 #[test]

@@ -9,6 +9,7 @@
 
 use serde_json::json;
 
+use pathpool_sim::control::CloseReason;
 use pathpool_sim::metrics::sampler::Sampler;
 use pathpool_sim::metrics::stats::{jain_index, mean};
 use pathpool_sim::metrics::{Column, Table};
@@ -235,10 +236,10 @@ fn subflows(model: &Model, conns: &[Connection]) -> Table {
             t.local.push(iface(m.src, r.src_iface));
             t.remote.push(iface(m.dst, r.dst_iface));
             t.backup.push(r.backup);
-            t.state.push(match (r.closed, r.closed_by_action) {
+            t.state.push(match (r.closed, r.closed_by) {
                 (None, _) => "open",
-                (Some(_), true) => "closed",
-                (Some(_), false) => "failed",
+                (Some(_), Some(CloseReason::Closed)) => "closed",
+                (Some(_), _) => "failed",
             });
             t.opened.push(r.opened.secs());
             t.established.push(r.established.map(Time::secs));

@@ -7,6 +7,7 @@
 
 use std::net::SocketAddr;
 
+use pathpool_sim::control::CloseReason;
 use pathpool_sim::Time;
 
 use crate::traffic::info::{SubflowInfo, TcpInfo};
@@ -26,8 +27,10 @@ pub struct SubflowRecord {
     pub opened: Time,
     pub established: Option<Time>,
     pub closed: Option<Time>,
-    /// Closed by a controller's action (else, if closed, the kernel closed it).
-    pub closed_by_action: bool,
+    /// Why pathpool closed it: a controller's action (`Closed`) or an
+    /// interface of it going down (`InterfaceDown`). None: if closed, the
+    /// kernel closed it (`Reset`).
+    pub closed_by: Option<CloseReason>,
     /// The latest `tcp_info` of the data sender's end the sampler read, and its srtt samples.
     pub last: Option<TcpInfo>,
     pub srtt_sum_s: f64,
@@ -45,7 +48,7 @@ impl SubflowRecord {
             opened,
             established: None,
             closed: None,
-            closed_by_action: false,
+            closed_by: None,
             last: None,
             srtt_sum_s: 0.0,
             srtt_samples: 0,

@@ -44,7 +44,7 @@ use crate::tcp::rate_sample::TxStamp;
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::sender::SenderStats;
-use crate::tcp::sender_timers::{Due, SenderTimers};
+use crate::tcp::sender_timers::{self, Due, Expiry, SenderTimers};
 use crate::tcp::{Io, TcpConfig, TimerKind};
 use crate::time::Time;
 
@@ -173,22 +173,13 @@ impl InrppSender {
     }
 
     fn send_syn(&mut self, io: &mut Io) {
-        let mut p = Packet::new(self.flow, self.src, self.dst, Kind::Syn, self.header_bytes);
-        p.ts_val = io.now;
+        let mut syn = Packet::new(self.flow, self.src, self.dst, Kind::Syn, self.header_bytes);
         // The INRPP option already on the SYN marks the flow's first packet
         // as INRPP's, so a router caches it like the data when it overflows
         // the queue (§III-D) instead of dropping it (§III-C: INRPP routers
         // have no congestion-related drops).
-        p.inrpp = Some(self.nonces);
-        self.stats.packets_sent += 1;
-        io.out.push(p);
-        self.arm_rto(io);
-    }
-
-    fn arm_rto(&mut self, io: &mut Io) {
-        if let Some(at) = self.timers.rto.arm(io.now + self.rtt.rto()) {
-            io.timers.push((TimerKind::Retransmit, at));
-        }
+        syn.inrpp = Some(self.nonces);
+        self.timers.send_syn(syn, &self.rtt, &mut self.stats, io);
     }
 
     pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
@@ -261,7 +252,7 @@ impl InrppSender {
         if self.board.is_empty() {
             self.timers.rto.cancel();
         } else if newly_acked > 0 {
-            self.arm_rto(io);
+            self.timers.arm_rto(&self.rtt, io);
         }
         self.send_what_we_can(io);
     }
@@ -275,16 +266,11 @@ impl InrppSender {
     }
 
     fn on_rto(&mut self, io: &mut Io) {
-        let expired = self.rtt.rto();
-        self.rtt.back_off();
-        self.stats.timeouts += 1;
-        if self.state == State::SynSent {
-            self.send_syn(io);
-            return;
-        }
-        if self.board.is_empty() {
-            return;
-        }
+        let expired = match sender_timers::expire(&mut self.rtt, &mut self.stats, self.state == State::SynSent, !self.board.is_empty()) {
+            Expiry::ResendSyn => return self.send_syn(io),
+            Expiry::Nothing => return,
+            Expiry::Recover { expired } => expired,
+        };
         // §III-C: no ACK for the whole RTO that expired puts the flow back
         // in open loop; a timeout while ACKs still arrive keeps it closed.
         let silent = io.now.saturating_sub(self.last_ack) >= expired;
@@ -301,7 +287,7 @@ impl InrppSender {
         self.board.mark_timeout_lost(DUPTHRESH);
         self.frto = Some(self.snd_nxt);
         self.send_what_we_can(io);
-        self.arm_rto(io);
+        self.timers.arm_rto(&self.rtt, io);
     }
 
     /// F-RTO's steps 2 and 3 (RFC 5682 §3.1) on an ACK after a timeout;
@@ -398,7 +384,7 @@ impl InrppSender {
         self.stats.packets_sent += 1;
         io.out.push(p);
         if !self.timers.rto.is_armed() {
-            self.arm_rto(io);
+            self.timers.arm_rto(&self.rtt, io);
         }
     }
 }

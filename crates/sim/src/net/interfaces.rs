@@ -71,6 +71,14 @@ impl Interfaces {
         }
     }
 
+    /// Whether packets sent from interface `si` of `s` reach `d` (routed by
+    /// node from the interface's gateway on), and `d`'s replies bound to
+    /// `si` come back: a single-path flow bound to one interface.
+    pub fn reachable_from(&self, routes: &Routes, is_router: &[bool], s: NodeId, si: u16, d: NodeId) -> bool {
+        let gateway = self.get(s, si).peer;
+        gateway == d || (is_router[gateway as usize] && routes.reachable(gateway, d) && routes.reachable(d, gateway))
+    }
+
     /// Whether packets sent from interface `si` of `s` reach `d` bound to
     /// interface `di`, with only routers in between. The first hop is `si`'s
     /// link; a packet that lands on `d` directly is delivered there.

@@ -15,7 +15,7 @@
 //!   receiver (a `TcpReceiver`, which buffers out-of-order data and reports
 //!   it in SACK blocks) tolerates any reordering.
 
-use crate::tcp::sender_timers::{Due, SenderTimers};
+use crate::tcp::sender_timers::{self, Due, Expiry, SenderTimers};
 use crate::net::packet::{Kind, Packet, RcpHeader};
 use crate::net::NodeId;
 use crate::tcp::rate_sample::TxStamp;
@@ -104,18 +104,9 @@ impl RcpSender {
     }
 
     fn send_syn(&mut self, io: &mut Io) {
-        let mut p = Packet::new(self.flow, self.src, self.dst, Kind::Syn, self.header_bytes);
-        p.ts_val = io.now;
-        p.rcp = Some(self.header());
-        self.stats.packets_sent += 1;
-        io.out.push(p);
-        self.arm_rto(io);
-    }
-
-    fn arm_rto(&mut self, io: &mut Io) {
-        if let Some(at) = self.timers.rto.arm(io.now + self.rtt.rto()) {
-            io.timers.push((TimerKind::Retransmit, at));
-        }
+        let mut syn = Packet::new(self.flow, self.src, self.dst, Kind::Syn, self.header_bytes);
+        syn.rcp = Some(self.header());
+        self.timers.send_syn(syn, &self.rtt, &mut self.stats, io);
     }
 
     /// The echoed rate, if a router set it (an infinite one means the packet
@@ -163,7 +154,7 @@ impl RcpSender {
         if self.board.is_empty() {
             self.timers.rto.cancel();
         } else if newly_acked > 0 {
-            self.arm_rto(io);
+            self.timers.arm_rto(&self.rtt, io);
         }
         self.send_what_we_can(io);
     }
@@ -177,19 +168,15 @@ impl RcpSender {
     }
 
     fn on_rto(&mut self, io: &mut Io) {
-        self.rtt.back_off();
-        self.stats.timeouts += 1;
-        if self.state == State::SynSent {
-            self.send_syn(io);
-            return;
-        }
-        if self.board.is_empty() {
-            return;
+        match sender_timers::expire(&mut self.rtt, &mut self.stats, self.state == State::SynSent, !self.board.is_empty()) {
+            Expiry::ResendSyn => return self.send_syn(io),
+            Expiry::Nothing => return,
+            Expiry::Recover { .. } => {}
         }
         // Every segment not SACKed is resent (RFC 6675 §5.1's view after a timeout).
         self.board.mark_all_lost();
         self.send_what_we_can(io);
-        self.arm_rto(io);
+        self.timers.arm_rto(&self.rtt, io);
     }
 
     /// Sends lost segments first, then new data, each at its paced departure time.
@@ -239,7 +226,7 @@ impl RcpSender {
         self.stats.packets_sent += 1;
         io.out.push(p);
         if !self.timers.rto.is_armed() {
-            self.arm_rto(io);
+            self.timers.arm_rto(&self.rtt, io);
         }
     }
 }

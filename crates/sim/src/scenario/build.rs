@@ -127,7 +127,11 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         .enumerate()
         .filter_map(|(i, (field, mut f))| {
             let mptcp = f.mptcp.take();
+            let interface = f.interface.take();
             let mut m = resolve_flow_ends(f, &field, &by_name, &nodes, &routes, links_ok, &mut p)?;
+            if let Some(name) = interface {
+                m.src_if = Some(resolve_interface(&m, &name, &field, &net, links_ok, &mut p)?);
+            }
             if links_ok {
                 super::rcp::check_flow(&m, i as u32, &field, &rcp_dirs, &links, &routes, sc.sim.ecmp, &mut p);
                 m.mptcp = mptcp.and_then(|spec| super::mptcp::resolve(&spec, &m, &field, &net, &mut p));
@@ -515,6 +519,12 @@ fn resolve_tcp(base: &TcpConfig, t: &TcpSpec, field: &str, p: &mut Problems) -> 
         }
         c.dupack_threshold = v;
     }
+    if let Some(v) = t.newreno_exit {
+        c.newreno_exit = v;
+    }
+    if let Some(v) = t.newreno_timer {
+        c.newreno_timer = v;
+    }
     c
 }
 
@@ -529,6 +539,8 @@ struct PendingFlow {
     after: Option<String>,
     /// MPTCP flows: the settings to resolve once the ends are known.
     mptcp: Option<super::mptcp::MptcpSpec>,
+    /// The source interface it is bound to, by name (`interface`).
+    interface: Option<String>,
 }
 
 /// Resolves each `after` to the index of the flow it names, which must be
@@ -565,6 +577,12 @@ fn expand_flow(
     check_transport(&f.transport, field, p);
     super::rcp::check_flow_spec(&f.transport, &f.tcp, field, p);
     super::mptcp::check_spec(&f.transport, f.mptcp.as_ref(), field, p);
+    if f.interface.is_some() && f.transport != "tcp" {
+        p.add(
+            format!("{field}.interface"),
+            format!("applies to transport 'tcp' only, not '{}' (an MPTCP connection's path manager picks its subflows' interfaces)", f.transport),
+        );
+    }
     if f.client == ClientEnd::Dst && !matches!(f.transport.as_str(), "tcp" | "mptcp") {
         p.add(format!("{field}.client"), format!("applies to transports 'tcp' and 'mptcp' only, not '{}'", f.transport));
     }
@@ -621,6 +639,7 @@ fn expand_flow(
                     src: 0,
                     dst: 0,
                     client: 0,
+                    src_if: None,
                     size: f.size.map(|s| s.0),
                     start,
                     after: None,
@@ -638,6 +657,7 @@ fn expand_flow(
                 client_dst: f.client == ClientEnd::Dst,
                 after: f.after.as_deref().map(sub),
                 mptcp: (f.transport == "mptcp").then(|| f.mptcp.clone().unwrap_or_default()),
+                interface: f.interface.as_deref().map(sub),
             },
         ));
     }
@@ -714,6 +734,7 @@ fn expand_workload(
                     src: 0,
                     dst: 0,
                     client: 0,
+                    src_if: None,
                     size: Some((packets * tcp.mss as f64) as u64),
                     start: at,
                     after: None,
@@ -730,6 +751,7 @@ fn expand_workload(
                 client_dst: false,
                 after: None,
                 mptcp: (transport == "mptcp").then(Default::default),
+                interface: None,
             },
         ));
     }
@@ -759,6 +781,24 @@ fn endpoint_names<'a>(names: &'a Names, field: &str, hosts: &[&'a str], p: &mut 
         }
     }
     out
+}
+
+/// The index of `m`'s source interface `name`, checking that the flow's
+/// packets can leave by it and its ACKs come back to it.
+fn resolve_interface(m: &FlowModel, name: &str, field: &str, net: &super::mptcp::Network, check_routes: bool, p: &mut Problems) -> Option<u16> {
+    let src = &net.nodes[m.src as usize];
+    let Some(i) = src.interfaces.iter().position(|n| n == name) else {
+        p.add(format!("{field}.interface"), format!("'{name}' is not an interface of '{}' (it has: {})", src.name, src.interfaces.join(", ")));
+        return None;
+    };
+    if check_routes && !net.ifaces.reachable_from(net.routes, net.is_router, m.src, i as u16, m.dst) {
+        p.add(
+            format!("{field}.interface"),
+            format!("no route from '{}' by '{name}' to '{}' and back", src.name, net.nodes[m.dst as usize].name),
+        );
+        return None;
+    }
+    Some(i as u16)
 }
 
 fn resolve_flow_ends(

@@ -106,6 +106,8 @@ pub struct FlowModel {
     pub dst: NodeId,
     /// The end that connects (`src` or `dst`), where MPTCP subflows are opened.
     pub client: NodeId,
+    /// A single-path flow bound to this interface of its source (`interface`).
+    pub src_if: Option<u16>,
     /// None: bulk.
     pub size: Option<u64>,
     /// When the flow starts; with `after`, how long after that flow completes.

@@ -314,6 +314,10 @@ pub struct TcpSpec {
     pub handshake: Option<bool>,
     /// Duplicate ACKs that trigger fast retransmit (default 3).
     pub dupack_threshold: Option<u32>,
+    /// NewReno's cwnd at the end of fast recovery: "ssthresh" (default) or "flight" (RFC 6582 §3.2 step 3).
+    pub newreno_exit: Option<crate::tcp::NewRenoExit>,
+    /// NewReno's timer on partial ACKs: "slow_but_steady" (default) or "impatient" (RFC 6582 §3.2 step 3).
+    pub newreno_timer: Option<crate::tcp::NewRenoTimer>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
@@ -455,6 +459,12 @@ pub enum RocketfuelPrune {
     /// Drop edge routers (degree < 3) none of whose neighbours has degree > 2:
     /// the router chains into customer space that README.cch describes.
     EdgeChains,
+    /// What ndnSIM's Rocketfuel reader keeps with `clientNodeDegrees = 2`,
+    /// the reader and setting of the INRPP authors' Rocketfuel script
+    /// (§IV-D): largest component, routers labelled client / gateway /
+    /// backbone, client-client and client-backbone links dropped, largest
+    /// component again. The routers keep the reader's labels.
+    Ndnsim,
 }
 
 /// `hosts = { ... }` of the Rocketfuel generator.
@@ -504,6 +514,10 @@ pub struct FlowSpec {
     /// destination is the client and opens the MPTCP subflows).
     #[serde(default)]
     pub client: ClientEnd,
+    /// A single-path TCP flow from a multi-homed source: the source's
+    /// interface it leaves by, and its ACKs return to (as a socket bound to
+    /// that interface's address with per-interface routing). `{i}` is replaced.
+    pub interface: Option<String>,
     /// Per-flow TCP parameters over the scenario's `[tcp]` defaults.
     #[serde(default)]
     pub tcp: TcpSpec,

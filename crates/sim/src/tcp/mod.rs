@@ -37,6 +37,10 @@ pub struct TcpConfig {
     pub rcv_buffer: u64,
     pub handshake: bool,
     pub dupack_threshold: u32,
+    /// NewReno (`sack = false`): cwnd when fast recovery ends (RFC 6582 §3.2 step 3).
+    pub newreno_exit: NewRenoExit,
+    /// NewReno (`sack = false`): which partial ACKs re-arm the retransmission timer (RFC 6582's Impatient and Slow-but-Steady variants).
+    pub newreno_timer: NewRenoTimer,
 }
 
 impl Default for TcpConfig {
@@ -64,6 +68,8 @@ impl Default for TcpConfig {
             rcv_buffer: 16 << 20,
             handshake: true,
             dupack_threshold: 3,
+            newreno_exit: NewRenoExit::Ssthresh,
+            newreno_timer: NewRenoTimer::SlowButSteady,
         }
     }
 }
@@ -76,6 +82,31 @@ pub enum RecoveryAlgorithm {
     Prr,
     /// cwnd = ssthresh at once; send while pipe < cwnd (RFC 6675 §5).
     Rfc6675,
+}
+
+/// NewReno's cwnd on a full acknowledgment, the end of fast recovery
+/// (RFC 6582 §3.2 step 3 allows either).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NewRenoExit {
+    /// cwnd = ssthresh (option 2; Linux's tcp_end_cwnd_reduction, ns-3).
+    Ssthresh,
+    /// cwnd = min(ssthresh, max(FlightSize, SMSS) + SMSS) (option 1; htsim),
+    /// which avoids a burst when little is in flight.
+    Flight,
+}
+
+/// NewReno's retransmission timer during fast recovery (RFC 6582's Impatient and Slow-but-Steady variants).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum NewRenoTimer {
+    /// Re-armed by every partial ACK, so recovery repairs one hole per RTT
+    /// for as long as it takes (Linux, ns-3 and htsim re-arm it on every
+    /// ACK that advances snd_una).
+    SlowButSteady,
+    /// Re-armed by the first partial ACK only (RFC 6582 §3.2 step 3): with
+    /// many holes the timer fires and the rest is resent under slow start.
+    Impatient,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -5,7 +5,11 @@
 //!   with `sack = false`, NewReno (RFC 6582), where each duplicate ACK
 //!   stands for one segment that left the network (Linux's "reno SACK"
 //!   accounting, `tcp_add_reno_sack`) and each partial ACK retransmits the
-//!   next hole.
+//!   next hole. The count outlives the end of fast recovery until an ACK
+//!   advances snd_una: when the full ACK stops at a new hole, the data sent
+//!   during the recovery has left the network all the same, and counting it
+//!   as FlightSize at the next fast retransmit would set ssthresh from data
+//!   no longer in flight (RFC 5681 eq. 4).
 //! - The retransmission timer follows RFC 6298 §5; after a timeout every
 //!   unSACKed segment is deemed lost and resent in order under slow start.
 //!   ssthresh falls once per window of data: not again for a timeout during
@@ -32,7 +36,7 @@
 use std::collections::VecDeque;
 
 use crate::cc::{self, AckInfo, CcState, Congestion, CongestionControl};
-use crate::tcp::sender_timers::{Due, SenderTimers};
+use crate::tcp::sender_timers::{self, Due, Expiry, SenderTimers};
 use crate::engine::RngStream;
 use crate::net::packet::{Dss, Kind, Packet};
 use crate::net::NodeId;
@@ -40,7 +44,7 @@ use crate::tcp::prr::Prr;
 use crate::tcp::rate_sample::{RateEstimator, TxStamp};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
-use crate::tcp::{Io, RecoveryAlgorithm, TcpConfig, TimerKind};
+use crate::tcp::{Io, NewRenoExit, NewRenoTimer, RecoveryAlgorithm, TcpConfig, TimerKind};
 use crate::time::Time;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -114,6 +118,10 @@ pub struct TcpSender {
     dupacks: u32,
     /// NewReno mode: bytes the duplicate ACKs say have left the network.
     reno_dup_bytes: u64,
+    /// NewReno mode: partial ACKs in this fast recovery.
+    partial_acks: u32,
+    /// NewReno mode: snd_nxt at the last timeout (RFC 6582's `recover`).
+    recover: Option<u64>,
     board: Scoreboard,
     /// PRR state while in fast recovery with `recovery = "prr"`.
     prr: Option<Prr>,
@@ -177,6 +185,8 @@ impl TcpSender {
             rwnd: cfg.rcv_buffer,
             dupacks: 0,
             reno_dup_bytes: 0,
+            partial_acks: 0,
+            recover: None,
             board: Scoreboard::default(),
             prr: None,
             rate: RateEstimator::default(),
@@ -303,17 +313,8 @@ impl TcpSender {
     }
 
     fn send_syn(&mut self, io: &mut Io) {
-        let mut p = Packet::new(self.flow, self.src, self.dst, Kind::Syn, self.header_bytes);
-        p.ts_val = io.now;
-        self.stats.packets_sent += 1;
-        io.out.push(p);
-        self.arm_rto(io);
-    }
-
-    fn arm_rto(&mut self, io: &mut Io) {
-        if let Some(at) = self.timers.rto.arm(io.now + self.rtt.rto()) {
-            io.timers.push((TimerKind::Retransmit, at));
-        }
+        let syn = Packet::new(self.flow, self.src, self.dst, Kind::Syn, self.header_bytes);
+        self.timers.send_syn(syn, &self.rtt, &mut self.stats, io);
     }
 
     pub fn on_packet(&mut self, p: &Packet, io: &mut Io) {
@@ -389,7 +390,12 @@ impl TcpSender {
         let outstanding = !self.board.is_empty();
         if newly_acked == 0 && outstanding && (newly_sacked > 0 || !self.cfg.sack) {
             self.dupacks += 1;
-            if !self.cfg.sack {
+            // Up to `recover` (RFC 6582 §3.2 step 4), duplicate ACKs may come
+            // from the timeout's retransmissions of data the receiver had
+            // (the ambiguity of RFC 6582 §4): they stand for no segment leaving
+            // the network, and counting them would outlive the recovery.
+            let after_timeout = self.recover.is_some_and(|r| p.ack <= r);
+            if !self.cfg.sack && !after_timeout {
                 // Each duplicate ACK means one more segment has left the network.
                 let max = self.board.outstanding().saturating_sub(self.ccs.mss);
                 self.reno_dup_bytes = (self.reno_dup_bytes + self.ccs.mss).min(max);
@@ -403,6 +409,8 @@ impl TcpSender {
                 self.reno_dup_bytes = self.reno_dup_bytes.saturating_sub(covered);
             }
             if matches!(self.recovery, Recovery::Open) {
+                // No hole below the data the duplicates stood for (Linux
+                // tcp_reset_reno_sack on an ACK that advances snd_una in Open).
                 self.dupacks = 0;
                 self.reno_dup_bytes = 0;
             }
@@ -415,15 +423,22 @@ impl TcpSender {
             Recovery::Fast { point } | Recovery::Loss { point } if p.ack >= point => {
                 if matches!(self.recovery, Recovery::Fast { .. }) {
                     self.cc.on_recovery_exit(&mut self.ccs);
+                    if !self.cfg.sack {
+                        self.ccs.cwnd = self.newreno_exit_cwnd();
+                    }
+                } else {
+                    // After a timeout every segment was resent (go-back-N):
+                    // the duplicates its retransmissions drew stand for nothing.
+                    self.reno_dup_bytes = 0;
                 }
                 self.recovery = Recovery::Open;
                 self.prr = None;
                 self.dupacks = 0;
-                self.reno_dup_bytes = 0;
             }
             Recovery::Fast { .. } if newly_acked > 0 && !self.cfg.sack => {
-                // RFC 6582 §3.2 step 5: a partial ACK means the next segment is lost too.
+                // RFC 6582 §3.2 step 3, partial acknowledgment: the next segment is lost too.
                 self.board.mark_head_lost();
+                self.partial_acks += 1;
             }
             _ => {}
         }
@@ -479,8 +494,8 @@ impl TcpSender {
         // RFC 6298 §5.2–5.3.
         if !outstanding {
             self.timers.rto.cancel();
-        } else if newly_acked > 0 {
-            self.arm_rto(io);
+        } else if newly_acked > 0 && !self.impatient_hold() {
+            self.timers.arm_rto(&self.rtt, io);
         }
         self.send_what_we_can(io);
     }
@@ -495,8 +510,28 @@ impl TcpSender {
         sacked.last.map(since).or(acked.last.filter(|_| !retransmission_acked).map(since)).or(ts_rtt)
     }
 
+    /// NewReno's cwnd on a full acknowledgment (RFC 6582 §3.2 step 3), once
+    /// the congestion control has set it to ssthresh.
+    fn newreno_exit_cwnd(&self) -> u64 {
+        match self.cfg.newreno_exit {
+            NewRenoExit::Ssthresh => self.ccs.cwnd,
+            // Option (1): min(ssthresh, max(FlightSize, SMSS) + SMSS).
+            NewRenoExit::Flight => self.ccs.ssthresh.min(self.in_flight().max(self.ccs.mss) + self.ccs.mss),
+        }
+    }
+
+    /// RFC 6582 §3.2 step 3 (the Impatient variant): in fast
+    /// recovery only the first partial ACK re-arms the timer.
+    fn impatient_hold(&self) -> bool {
+        self.cfg.newreno_timer == NewRenoTimer::Impatient && matches!(self.recovery, Recovery::Fast { .. }) && self.partial_acks > 1
+    }
+
     fn enter_fast_recovery(&mut self) {
-        let flight = self.board.outstanding();
+        // FlightSize (RFC 5681 eq. 4). NewReno takes out what duplicate ACKs
+        // reported delivered, as ns-3's BytesInFlight does with its emulated
+        // SACKs; Linux's Reno halves cwnd instead (tcp_reno_ssthresh).
+        let flight = if self.cfg.sack { self.board.outstanding() } else { self.in_flight() };
+        self.partial_acks = 0;
         self.cc.on_congestion(&mut self.ccs, Congestion::FastRetransmit, flight);
         self.recovery = Recovery::Fast { point: self.snd_nxt };
         if self.cfg.recovery == RecoveryAlgorithm::Prr && !self.cc.owns_recovery_window() {
@@ -514,15 +549,13 @@ impl TcpSender {
     }
 
     fn on_rto(&mut self, io: &mut Io) {
-        self.rtt.back_off();
-        self.stats.timeouts += 1;
-        if self.state == State::SynSent {
-            self.syn_retransmitted = true;
-            self.send_syn(io);
-            return;
-        }
-        if self.board.is_empty() {
-            return;
+        match sender_timers::expire(&mut self.rtt, &mut self.stats, self.state == State::SynSent, !self.board.is_empty()) {
+            Expiry::ResendSyn => {
+                self.syn_retransmitted = true;
+                return self.send_syn(io);
+            }
+            Expiry::Nothing => return,
+            Expiry::Recover { .. } => {}
         }
         // RFC 5681 §3.1 lowers ssthresh on a timeout only if the segment has
         // not yet been resent by the retransmission timer, and to no more than
@@ -548,11 +581,13 @@ impl TcpSender {
         }
         self.board.mark_all_lost();
         self.recovery = Recovery::Loss { point: self.snd_nxt };
+        // RFC 6582 §3.2 step 4.
+        self.recover = Some(self.snd_nxt);
         self.prr = None;
         self.dupacks = 0;
         self.reno_dup_bytes = 0;
         self.send_what_we_can(io);
-        self.arm_rto(io);
+        self.timers.arm_rto(&self.rtt, io);
     }
 
     /// Sends while the window allows: lost segments first, then new data
@@ -645,7 +680,7 @@ impl TcpSender {
         }
         io.out.push(p);
         if !self.timers.rto.is_armed() {
-            self.arm_rto(io);
+            self.timers.arm_rto(&self.rtt, io);
         }
     }
 }
@@ -721,6 +756,57 @@ mod tests {
         let at = timers.iter().rev().find(|t| t.0 == TimerKind::Retransmit).expect("RTO armed").1;
         timers.clear();
         s.on_timer(TimerKind::Retransmit, &mut Io { now: at, out, timers });
+    }
+
+    /// A NewReno sender (`sack = false`) with its initial window out, put
+    /// into fast recovery by three duplicate ACKs: segment 0 is lost.
+    fn newreno_in_recovery(cfg: TcpConfig) -> (TcpSender, Vec<Packet>, Vec<(TimerKind, Time)>) {
+        let cfg = TcpConfig { handshake: false, sack: false, ..cfg };
+        let mut s = TcpSender::new(0, 0, 1, None, 52, cfg, Seeds { master: 1 }.stream("cc"));
+        let (mut out, mut timers) = (Vec::new(), Vec::new());
+        s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+        for _ in 0..3 {
+            s.on_packet(&ack_at(0), &mut Io { now: Time::from_millis(50), out: &mut out, timers: &mut timers });
+        }
+        assert!(!s.in_open_state() && !s.in_loss_recovery());
+        (s, out, timers)
+    }
+
+    fn ack_at(seq: u64) -> Packet {
+        let mut a = Packet::new(0, 1, 0, Kind::Ack, 52);
+        a.ack = seq;
+        a.rwnd = 1 << 20;
+        a
+    }
+
+    #[test]
+    fn only_the_first_partial_ack_rearms_the_impatient_timer() {
+        for (timer, rearmed) in [(NewRenoTimer::SlowButSteady, true), (NewRenoTimer::Impatient, false)] {
+            let (mut s, mut out, mut timers) = newreno_in_recovery(TcpConfig { newreno_timer: timer, ..TcpConfig::default() });
+            let mss = s.ccs.mss;
+            // Segments 2 and 4 were lost too: two partial ACKs, 10 ms apart.
+            s.on_packet(&ack_at(2 * mss), &mut Io { now: Time::from_millis(60), out: &mut out, timers: &mut timers });
+            let first = s.timers.rto.deadline().expect("armed");
+            s.on_packet(&ack_at(4 * mss), &mut Io { now: Time::from_millis(70), out: &mut out, timers: &mut timers });
+            assert!(!s.in_open_state());
+            assert_eq!(s.timers.rto.deadline().expect("armed") > first, rearmed, "{timer:?}");
+        }
+    }
+
+    #[test]
+    fn the_flight_exit_rule_caps_cwnd_by_what_is_in_flight() {
+        for (exit, expect_two_segments) in [(NewRenoExit::Ssthresh, false), (NewRenoExit::Flight, true)] {
+            let (mut s, _, _) = newreno_in_recovery(TcpConfig { newreno_exit: exit, ..TcpConfig::default() });
+            let mss = s.ccs.mss;
+            assert!(s.ccs.ssthresh > 2 * mss, "{}", s.ccs.ssthresh);
+            // Nothing left in flight: option (1) gives SMSS + SMSS.
+            s.board = Scoreboard::default();
+            s.reno_dup_bytes = 0;
+            s.ccs.cwnd = s.ccs.ssthresh;
+            let cwnd = s.newreno_exit_cwnd();
+            assert_eq!(cwnd == 2 * mss, expect_two_segments, "{exit:?}: {cwnd}");
+            assert_eq!(cwnd == s.ccs.ssthresh, !expect_two_segments, "{exit:?}: {cwnd}");
+        }
     }
 
     #[test]

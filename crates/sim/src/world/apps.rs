@@ -46,7 +46,7 @@ impl World<'_> {
 
     /// Request `id` leaves the client as one packet of the request's size;
     /// on an MPTCP connection over the subflow with the lowest RTT, else
-    /// routed by node.
+    /// routed by node (to the flow's `interface`, if it has one).
     fn send_request(&mut self, flow: u32, id: u32) {
         let f = &self.flows[flow as usize];
         let bytes = f.app.as_ref().expect("application flow").model.request_bytes;
@@ -57,6 +57,10 @@ impl World<'_> {
                 let sf = &s.subflows()[j];
                 (p.subflow, p.src_if, p.dst_if) = (j as u16, sf.remote, sf.local);
             }
+        }
+        // A flow bound to the server's interface: its requests arrive there, as its ACKs do.
+        if let Some(i) = self.flow_models[flow as usize].src_if {
+            p.dst_if = i;
         }
         let (client, src_if) = (f.dst, p.src_if);
         self.counts.sent += 1;

@@ -374,8 +374,18 @@ impl<'m> World<'m> {
     fn flush(&mut self, flow: u32, at_sender: bool) {
         let f = &self.flows[flow as usize];
         let node = if at_sender { f.src } else { f.dst };
+        let bound = self.flow_models[flow as usize].src_if;
         let mut out = std::mem::take(&mut self.out);
-        for p in out.drain(..) {
+        for mut p in out.drain(..) {
+            // A flow bound to a source interface (`interface`): its packets
+            // leave by it and the receiver's come back to it.
+            if let Some(i) = bound {
+                if at_sender {
+                    p.src_if = i;
+                } else {
+                    p.dst_if = i;
+                }
+            }
             self.counts.sent += 1;
             let src_if = p.src_if;
             let id = self.pool.insert(p);

@@ -11,7 +11,7 @@ use std::time::Instant;
 use std::os::fd::AsRawFd;
 
 use pathpool_sim::control::action::{RECEIVER_ONLY, SENDER_ONLY};
-use pathpool_sim::control::{Action, ConnId, Event};
+use pathpool_sim::control::{Action, CloseReason, ConnId, Event};
 use pathpool_sim::mptcp::sender::OpenError;
 use pathpool_sim::Time;
 
@@ -188,7 +188,7 @@ impl Host<'_> {
 
     /// Subflow `subflow` of `conn` if it is open and established: this
     /// end's token, and the subflow's local and remote addresses.
-    fn established_subflow(&self, conn: ConnId, subflow: u32) -> Result<(u32, SocketAddr, SocketAddr), String> {
+    pub(super) fn established_subflow(&self, conn: ConnId, subflow: u32) -> Result<(u32, SocketAddr, SocketAddr), String> {
         let token = self.token(conn)?;
         let c = self.s.conns[conn as usize].lock().unwrap_or_else(|e| e.into_inner());
         let Some(r) = c.subflows.get(subflow as usize).filter(|r| r.is_open()) else {
@@ -205,7 +205,7 @@ impl Host<'_> {
     fn close(&mut self, conn: ConnId, subflow: u32) -> Result<Option<u32>, String> {
         let (token, local, remote) = self.established_subflow(conn, subflow)?;
         self.pm.subflow_destroy(token, local, remote).map_err(|e| format!("the kernel refused subflow-destroy: {e}"))?;
-        self.s.conns[conn as usize].lock().unwrap_or_else(|e| e.into_inner()).subflows[subflow as usize].closed_by_action = true;
+        self.s.conns[conn as usize].lock().unwrap_or_else(|e| e.into_inner()).subflows[subflow as usize].closed_by = Some(CloseReason::Closed);
         Ok(Some(subflow))
     }
 

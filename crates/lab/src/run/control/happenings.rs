@@ -64,16 +64,21 @@ impl Host<'_> {
                 let Some(conn) = self.flow_of_token(s.token) else { return };
                 let (src, dst) = self.flow_terms(conn, &s);
                 let Some(subflow) = self.subflow_id(conn, src, dst) else { return };
-                let by_action = {
+                let closed_by = {
                     let mut c = self.connection(conn);
                     let r = &mut c.subflows[subflow as usize];
                     if self.s.model.flows[conn as usize].client == self.id && r.is_open() {
                         r.closed = Some(now);
                     }
-                    r.closed_by_action
+                    r.closed_by
                 };
-                let reason = if by_action { CloseReason::Closed } else { CloseReason::Reset };
-                self.pending.push_back(Event::SubflowClosed { conn, subflow, reason });
+                // The client told its controllers of a subflow failed on an
+                // interface going down when it destroyed it (`links.rs`).
+                let client = self.s.model.flows[conn as usize].client == self.id;
+                if !(client && closed_by == Some(CloseReason::InterfaceDown)) {
+                    let reason = closed_by.unwrap_or(CloseReason::Reset);
+                    self.pending.push_back(Event::SubflowClosed { conn, subflow, reason });
+                }
             }
             pm::Event::SubPriority(s) => {
                 let Some(conn) = self.flow_of_token(s.token) else { return };

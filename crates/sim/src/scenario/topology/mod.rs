@@ -2,7 +2,9 @@
 //! if the user had typed them, so everything downstream validates them alike.
 
 pub mod cch;
+pub mod detour_census;
 pub mod dumbbell;
+pub mod ndnsim_reader;
 pub mod parking_lot;
 pub mod rocketfuel;
 

@@ -11,6 +11,7 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use super::cch::{self, CchMap};
+use super::ndnsim_reader;
 use super::{link, node};
 use crate::files::{read_text, FileKind};
 use crate::scenario::build::resolve_path;
@@ -48,14 +49,15 @@ impl Graph {
 }
 
 /// Reads a map and applies the generator's filter: `prune`, then (if asked)
-/// the largest connected component, then classifies the routers left.
+/// the largest connected component, then classifies the routers left
+/// (`ndnsim` takes the largest component and labels the routers itself).
 pub fn load(path: &std::path::Path, prune: RocketfuelPrune, largest_component: bool) -> Result<Graph, String> {
     let text = read_text(path, FileKind::Topology).map_err(|e| format!("{}: {e}", path.display()))?;
     let map = cch::parse(&text).map_err(|e| format!("{}: {e}", path.display()))?;
     Ok(filter(map, prune, largest_component))
 }
 
-fn adjacency(routers: &BTreeSet<u32>, links: &BTreeSet<(u32, u32)>) -> BTreeMap<u32, Vec<u32>> {
+pub(super) fn adjacency(routers: &BTreeSet<u32>, links: &BTreeSet<(u32, u32)>) -> BTreeMap<u32, Vec<u32>> {
     let mut adj: BTreeMap<u32, Vec<u32>> = routers.iter().map(|&r| (r, Vec::new())).collect();
     for &(a, b) in links {
         adj.get_mut(&a).unwrap().push(b);
@@ -64,9 +66,43 @@ fn adjacency(routers: &BTreeSet<u32>, links: &BTreeSet<(u32, u32)>) -> BTreeMap<
     adj
 }
 
+/// The routers of the largest connected component and the links between
+/// them. Ties go to the component met first (holding the lowest uid).
+pub(super) fn largest_component(routers: &BTreeSet<u32>, mut links: BTreeSet<(u32, u32)>) -> (BTreeSet<u32>, BTreeSet<(u32, u32)>) {
+    let adj = adjacency(routers, &links);
+    let mut seen = BTreeSet::new();
+    let mut best: Vec<u32> = Vec::new();
+    for &s in routers {
+        if !seen.insert(s) {
+            continue;
+        }
+        let (mut comp, mut stack) = (vec![s], vec![s]);
+        while let Some(x) = stack.pop() {
+            for &y in &adj[&x] {
+                if seen.insert(y) {
+                    comp.push(y);
+                    stack.push(y);
+                }
+            }
+        }
+        if comp.len() > best.len() {
+            best = comp;
+        }
+    }
+    let keep: BTreeSet<u32> = best.into_iter().collect();
+    links.retain(|(a, _)| keep.contains(a));
+    (keep, links)
+}
+
 pub fn filter(map: CchMap, prune: RocketfuelPrune, largest_component: bool) -> Graph {
     let mut routers: BTreeSet<u32> = map.routers.keys().copied().collect();
     let mut links = map.links;
+    if prune == RocketfuelPrune::Ndnsim {
+        // The reader takes the largest component itself, and its labels are
+        // the classes (ndnsim_reader.rs).
+        let (classes, links) = ndnsim_reader::prune(&routers, links);
+        return Graph { routers: classes, links, dropped: map.dropped };
+    }
     if prune == RocketfuelPrune::EdgeChains {
         let adj = adjacency(&routers, &links);
         let chain: BTreeSet<u32> = adj
@@ -78,30 +114,7 @@ pub fn filter(map: CchMap, prune: RocketfuelPrune, largest_component: bool) -> G
         links.retain(|(a, b)| !chain.contains(a) && !chain.contains(b));
     }
     if largest_component {
-        let adj = adjacency(&routers, &links);
-        let mut seen = BTreeSet::new();
-        let mut best: Vec<u32> = Vec::new();
-        for &s in &routers {
-            if !seen.insert(s) {
-                continue;
-            }
-            let (mut comp, mut stack) = (vec![s], vec![s]);
-            while let Some(x) = stack.pop() {
-                for &y in &adj[&x] {
-                    if seen.insert(y) {
-                        comp.push(y);
-                        stack.push(y);
-                    }
-                }
-            }
-            // Ties go to the component met first (holding the lowest uid).
-            if comp.len() > best.len() {
-                best = comp;
-            }
-        }
-        let keep: BTreeSet<u32> = best.into_iter().collect();
-        routers = keep;
-        links.retain(|(a, _)| routers.contains(a));
+        (routers, links) = self::largest_component(&routers, links);
     }
     let adj = adjacency(&routers, &links);
     let classes = adj
