@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp fuzz clean
+.PHONY: run test install bpf-toolchain bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -16,8 +16,22 @@ $(VENV)/.installed: pyproject.toml
 	$(MATURIN) develop --release -E test
 	touch $@
 
+# The kernel lab's BPF Westwood+ is built from source (crates/lab/build.rs) with
+# clang, libbpf's headers and bpftool (which also registers it at run time):
+# Debian's packages, installed here when missing and root; otherwise the lab
+# refuses tcp.cc = "westwood", naming what is missing (docs/lab.md).
+BPF_TOOLS_MISSING := $(shell command -v clang >/dev/null || echo clang; test -f /usr/include/bpf/bpf_helpers.h || echo libbpf-dev; command -v bpftool >/dev/null || test -x /usr/sbin/bpftool || echo bpftool)
+bpf-toolchain:
+ifneq ($(strip $(BPF_TOOLS_MISSING)),)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get install -y $(BPF_TOOLS_MISSING) || { apt-get update && apt-get install -y $(BPF_TOOLS_MISSING); } || echo "warning: could not install $(BPF_TOOLS_MISSING): the lab will refuse tcp.cc = \"westwood\""; \
+	else \
+		echo "warning: missing $(BPF_TOOLS_MISSING) (install as root: apt-get install -y $(BPF_TOOLS_MISSING)): the lab will refuse tcp.cc = \"westwood\""; \
+	fi
+endif
+
 # Rebuilds the Rust extension in place (quick when nothing changed).
-install: $(VENV)/.installed
+install: bpf-toolchain $(VENV)/.installed
 	$(MATURIN) develop --release --skip-install
 
 run: install

@@ -209,13 +209,13 @@ def lab_group() -> None:
 
 @lab_group.command("clean")
 def lab_clean_command() -> None:
-    """Remove the network namespaces (and so the links) of lab runs that crashed."""
+    """Remove the network namespaces (and so the links) of lab runs that crashed, and the BPF Westwood+ one left registered."""
     with _user_errors():
         removed = _core.lab_clean()
     console = _console()
     for name in removed:
         console.print(f"removed {name}")
-    console.print(Text.assemble(("✓ ", "bold green"), f"{len(removed)} leftover namespace(s) removed"))
+    console.print(Text.assemble(("✓ ", "bold green"), f"{len(removed)} leftover(s) removed"))
 
 
 @main.group("topology")

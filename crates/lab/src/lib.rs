@@ -2,6 +2,7 @@
 //! namespaces with emulated links, driven through the MPTCP netlink path
 //! manager.
 
+pub mod bpf;
 pub mod emulator;
 pub mod netns;
 pub mod pm;
@@ -11,3 +12,14 @@ pub mod run;
 pub mod support;
 pub mod testbed;
 pub mod traffic;
+
+/// Removes what crashed runs left behind: their namespaces
+/// (`prefix::clean_stale`) and the BPF Westwood+ if its registering process
+/// is gone (`bpf::clean_stale`). Returns what it removed.
+pub fn clean_stale() -> Result<Vec<String>, String> {
+    let mut removed = prefix::clean_stale().map_err(|e| e.to_string())?;
+    if bpf::clean_stale()? {
+        removed.push(format!("{} (BPF tcp_congestion_ops)", bpf::KERNEL_NAME));
+    }
+    Ok(removed)
+}

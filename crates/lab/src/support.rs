@@ -7,7 +7,8 @@
 //! What maps onto the kernel, and how:
 //! - `tcp` flows: a TCP socket with the flow's congestion control
 //!   (`TCP_CONGESTION`; `newreno` is the kernel's `reno`, which like the
-//!   simulator's default uses SACK and PRR).
+//!   simulator's default uses SACK and PRR; `westwood` is the lab's BPF
+//!   Westwood+, `pp_westwood`, with its `increment` parameter: `bpf/`).
 //! - `mptcp` flows with `coupling = "uncoupled"`: upstream Linux MPTCP runs
 //!   each subflow's own congestion control (it has no LIA, OLIA or BALIA),
 //!   `scheduler = "minrtt"` is its default scheduler (lowest-latency subflow
@@ -19,7 +20,8 @@
 //! - `[[controllers]]` run unchanged (`run/control/`), their subflow
 //!   actions through the userspace path manager; a controller that may set
 //!   the scheduler is refused (the kernel has no BPF MPTCP scheduler), and
-//!   so is one that may act on subflows when the in-kernel path manager runs.
+//!   so is one that may act on subflows when the in-kernel path manager runs;
+//!   one that may set Westwood+'s increment runs where the BPF Westwood+ does.
 //! - Every TCP parameter at its default: those defaults are Linux's (MSS
 //!   1448, initial window 10, RTO floor 200 ms, initial RTO 1 s, three
 //!   duplicate ACKs, SACK with PRR). `delayed_ack = false`, the simulator's
@@ -53,6 +55,8 @@ pub struct KernelFeatures {
     pub congestion_controls: BTreeSet<String>,
     /// `net.mptcp.available_schedulers`.
     pub schedulers: BTreeSet<String>,
+    /// Whether the lab's BPF Westwood+ can run here, else why not (`bpf::available`).
+    pub westwood: Result<(), String>,
 }
 
 impl KernelFeatures {
@@ -63,6 +67,7 @@ impl KernelFeatures {
         Ok(KernelFeatures {
             congestion_controls: words("/proc/sys/net/ipv4/tcp_available_congestion_control")?,
             schedulers: words("/proc/sys/net/mptcp/available_schedulers").unwrap_or_default(),
+            westwood: crate::bpf::available(),
         })
     }
 }
@@ -71,6 +76,7 @@ impl KernelFeatures {
 pub fn kernel_cc(cc: &str) -> &str {
     match cc {
         "newreno" => "reno",
+        "westwood" => crate::bpf::KERNEL_NAME,
         other => other,
     }
 }
@@ -88,7 +94,7 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
             model.nodes[r.node as usize].name, r.module
         ));
     }
-    controller_refusals(model, &mut out);
+    controller_refusals(model, kernel, &mut out);
     for u in &model.ues {
         let l = &model.links[u.link as usize];
         out.push(format!(
@@ -195,15 +201,15 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
 
 /// `[[controllers]]` that may emit an action the lab cannot carry out,
 /// from the kinds each declares for its parameters.
-fn controller_refusals(model: &Model, out: &mut Vec<String>) {
+fn controller_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<String>) {
     let subflows = [ActionKind::OpenSubflow, ActionKind::CloseSubflow, ActionKind::SetBackup];
     for (i, c) in model.controllers.iter().enumerate() {
         let at = format!("controllers[{i}] ('{}' on {})", c.kind, model.nodes[c.host as usize].name);
         if c.actions.contains(&ActionKind::SetScheduler) {
             out.push(format!("{at}: may set a connection's scheduler, and the kernel has no BPF MPTCP scheduler"));
         }
-        if c.actions.contains(&ActionKind::SetIncrement) {
-            out.push(format!("{at}: may set Westwood+'s increment coefficient, and this kernel has no Westwood+ (a BPF one is not built)"));
+        if let (true, Err(why)) = (c.actions.contains(&ActionKind::SetIncrement), &kernel.westwood) {
+            out.push(format!("{at}: may set Westwood+'s increment coefficient, and {why}"));
         }
         if model.lab.path_manager == LabPathManager::Kernel {
             if let Some(k) = c.actions.iter().find(|k| subflows.contains(k)) {
@@ -219,6 +225,13 @@ fn controller_refusals(model: &Model, out: &mut Vec<String>) {
 
 fn cc_refusals(flow: &str, t: &TcpConfig, kernel: &KernelFeatures, out: &mut Vec<String>) {
     let name = kernel_cc(&t.cc);
+    if t.cc == "westwood" {
+        if let Err(why) = &kernel.westwood {
+            out.push(format!("{flow}: tcp.cc 'westwood': {why}"));
+        }
+        // Its one parameter, `increment`, is the BPF program's (checked by the scenario's loader).
+        return;
+    }
     if !kernel.congestion_controls.contains(name) {
         out.push(format!(
             "{flow}: tcp.cc '{}': not available in this kernel (it has {})",
@@ -248,7 +261,12 @@ mod tests {
         KernelFeatures {
             congestion_controls: ["reno", "cubic", "bbr"].map(String::from).into(),
             schedulers: ["default"].map(String::from).into(),
+            westwood: Err("the lab's BPF Westwood+ was not built: missing clang (Debian package clang)".into()),
         }
+    }
+
+    fn with_westwood() -> KernelFeatures {
+        KernelFeatures { westwood: Ok(()), ..kernel() }
     }
 
     fn model(flows: &str) -> Model {
@@ -351,7 +369,7 @@ mod tests {
         let r = refusals(&m, &kernel());
         assert_eq!(r.len(), 6, "{r:#?}");
         assert!(r[5].starts_with("flow 'forger': inrpp.forged_slow_downs"), "{}", r[5]);
-        assert!(r[0].starts_with("flow 'w': tcp.cc 'westwood': not available"), "{}", r[0]);
+        assert_eq!(r[0], "flow 'w': tcp.cc 'westwood': the lab's BPF Westwood+ was not built: missing clang (Debian package clang)");
         assert!(r[1].starts_with("flow 'w': tcp.sack = false"), "{}", r[1]);
         assert!(r[2].contains("flow 'm': mptcp.coupling 'lia'"), "{}", r[2]);
         assert!(r[3].contains("mptcp.scheduler 'blest'"), "{}", r[3]);
@@ -407,12 +425,16 @@ mod tests {
     }
 
     #[test]
-    fn the_emptcp_weight_manager_is_refused() {
-        let text = FALLBACK.replace("kind = \"rate_fallback\"\n            params = { threshold = \"1Mbps\" }", "kind = \"emptcp\"\n            params = { bw_max = 110000 }");
-        assert!(text.contains("emptcp"));
+    fn the_emptcp_weight_manager_runs_where_the_bpf_westwood_does() {
+        let text = FALLBACK
+            .replace("kind = \"rate_fallback\"\n            params = { threshold = \"1Mbps\" }", "kind = \"emptcp\"\n            params = { bw_max = 110000 }")
+            .replace("mptcp = {", "tcp = { cc = \"westwood\", cc_params = { increment = 0.5 } }\n            mptcp = {");
+        assert!(text.contains("emptcp") && text.contains("increment = 0.5"));
+        assert_eq!(refusals(&model(&text), &with_westwood()), Vec::<String>::new());
         let r = refusals(&model(&text), &kernel());
-        assert_eq!(r.len(), 1, "{r:#?}");
-        assert!(r[0].starts_with("controllers[0] ('emptcp' on c): may set Westwood+'s increment coefficient"), "{}", r[0]);
+        assert_eq!(r.len(), 2, "{r:#?}");
+        assert_eq!(r[0], "controllers[0] ('emptcp' on c): may set Westwood+'s increment coefficient, and the lab's BPF Westwood+ was not built: missing clang (Debian package clang)");
+        assert_eq!(r[1], "flow 'f0': tcp.cc 'westwood': the lab's BPF Westwood+ was not built: missing clang (Debian package clang)");
     }
 
     #[test]

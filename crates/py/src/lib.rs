@@ -177,10 +177,11 @@ fn detour_census<'py>(py: Python<'py>, path: &str, prune: &str, largest_componen
     Ok(d)
 }
 
-/// Removes the namespaces of crashed lab runs; returns their names.
+/// Removes the namespaces of crashed lab runs, and the BPF Westwood+ if a
+/// crashed run left it registered; returns their names.
 #[pyfunction]
 fn lab_clean() -> PyResult<Vec<String>> {
-    pathpool_lab::prefix::clean_stale().map_err(|e| LabError::new_err(e.to_string()))
+    pathpool_lab::clean_stale().map_err(LabError::new_err)
 }
 
 #[pymodule]

@@ -4,13 +4,12 @@
 //! then remove it — for looking around with `ip netns exec`.
 //! `pathpool-lab run SCENARIO`: run it on the kernel and print the summary
 //! (`pathpool run --plane lab` does the same and writes the result tables).
-//! `pathpool-lab clean`: remove namespaces left by crashed runs.
+//! `pathpool-lab clean`: remove namespaces (and a BPF Westwood+) left by crashed runs.
 
 use std::io::Read;
 use std::path::Path;
 use std::process::ExitCode;
 
-use pathpool_lab::prefix;
 use pathpool_lab::testbed::Testbed;
 use pathpool_sim::scenario::{load, Format, Source};
 use pathpool_sim::Model;
@@ -64,7 +63,7 @@ fn main() -> ExitCode {
     let result = match args.iter().map(String::as_str).collect::<Vec<_>>().as_slice() {
         ["up", scenario] => up(Path::new(scenario)),
         ["run", scenario] => run(Path::new(scenario)),
-        ["clean"] => prefix::clean_stale().map_err(|e| e.to_string()).map(|names| {
+        ["clean"] => pathpool_lab::clean_stale().map(|names| {
             for n in &names {
                 println!("removed {n}");
             }

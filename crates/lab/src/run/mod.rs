@@ -36,6 +36,7 @@ use pathpool_sim::scenario::model::FlowModel;
 use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::{Model, Time};
 
+use crate::bpf::Westwood;
 use crate::pm::{Endpoint, EndpointFlags, EventStream, Limits, PathManager};
 use crate::preflight;
 use crate::support::{self, kernel_cc, KernelFeatures};
@@ -46,6 +47,8 @@ use crate::traffic::server;
 use crate::traffic::transfer::{self, Open};
 use crate::traffic::{self, FlowState, RunClock, BASE_PORT};
 use pathpool_sim::app::{self, App};
+use pathpool_sim::cc::westwood::WestwoodParams;
+use pathpool_sim::cc::Params;
 use connection::Connection;
 
 pub struct LabOutput {
@@ -165,6 +168,21 @@ fn client_spec(model: &Model, addrs: &[Vec<IpAddr>], i: usize) -> ClientSpec {
     }
 }
 
+/// The BPF Westwood+ registered for a run with `westwood` flows, each
+/// flow's `increment` written by its server port (`bpf/`); None otherwise.
+fn westwood(model: &Model) -> Result<Option<Westwood>, String> {
+    let flows: Vec<(usize, &FlowModel)> = model.flows.iter().enumerate().filter(|(_, f)| f.tcp.cc == "westwood").collect();
+    if flows.is_empty() {
+        return Ok(None);
+    }
+    let w = Westwood::register()?;
+    for (i, f) in flows {
+        let a = WestwoodParams::read(&mut Params::new("westwood", &f.tcp.cc_params)).increment;
+        w.set_flow_increment(BASE_PORT + i as u16, a).map_err(|e| format!("flow '{}': increment in the BPF map: {e}", f.name))?;
+    }
+    Ok(Some(w))
+}
+
 /// Runs `model` in the lab. `progress(now)` is called after each sample; a
 /// false return stops the run (`Error::Interrupted`).
 pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabOutput, Error> {
@@ -173,6 +191,8 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     if !refused.is_empty() {
         return Err(Error::Refused(refused));
     }
+    // Registered before the testbed's lead starts (bpftool takes a few hundred ms).
+    let registered = westwood(model).map_err(|e| Error::Failed(vec![e]))?;
     let wall = Instant::now();
     let zero = wall + lead(model);
     let testbed = Testbed::build_at(model, Some(zero))?;
@@ -231,7 +251,8 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     let conns: Vec<Mutex<Connection>> = model.flows.iter().map(|_| Mutex::default()).collect();
     let specs: Vec<ClientSpec> = (0..model.flows.len()).map(|i| client_spec(model, &addrs, i)).collect();
     let record = Mutex::new(control::Record::default());
-    let shared = control::Shared { model, addrs: &addrs, flows: &flows, conns: &conns, emulator: testbed.emulator(), mode, clock: &clock, log: &record };
+    let westwood = registered.as_ref();
+    let shared = control::Shared { model, addrs: &addrs, flows: &flows, conns: &conns, emulator: testbed.emulator(), mode, clock: &clock, log: &record, westwood };
 
     let mut sampler = Sampler::new(model.sample_interval, model.flows.len(), model.links.len() * 2);
     let mut end = EndState::new(model.flows.len());
@@ -270,7 +291,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
             if !clock.sleep_until(t) {
                 break;
             }
-            sample(model, &testbed, flows, &conns, &mut end, Some(&mut sampler), t);
+            sample(model, &testbed, flows, &conns, westwood, &mut end, Some(&mut sampler), t);
             sample_apps(flows, clock, model.duration, &mut app_ts, t);
             if let Some(e) = energy.as_mut() {
                 e.sample(t, &testbed.emulator().stats(), model);
@@ -282,7 +303,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
             k += 1;
         }
         if !interrupted && clock.sleep_until(model.duration) {
-            sample(model, &testbed, flows, &conns, &mut end, None, model.duration);
+            sample(model, &testbed, flows, &conns, westwood, &mut end, None, model.duration);
             if let Some(e) = energy.as_mut() {
                 e.sample(model.duration, &testbed.emulator().stats(), model);
             }
@@ -371,6 +392,7 @@ fn sample(
     testbed: &Testbed,
     flows: &[FlowState],
     conns: &[Mutex<Connection>],
+    westwood: Option<&Westwood>,
     end: &mut EndState,
     mut sampler: Option<&mut Sampler>,
     t: Time,
@@ -397,14 +419,15 @@ fn sample(
                     flow.in_flight += s.tcp.in_flight_bytes();
                     pacing += s.tcp.pacing_rate as f64;
                     if let (Some(sampler), true) = (sampler.as_deref_mut(), r.is_open()) {
+                        let ww = westwood.filter(|_| f.tcp.cc == "westwood").and_then(|w| w.sample(s.local, s.remote));
                         let sub = SubflowSample {
                             delivered: s.tcp.payload_acked(),
                             cwnd: s.tcp.cwnd_bytes(),
                             srtt: s.tcp.srtt_s().map(Time::from_secs_f64),
                             in_flight: s.tcp.in_flight_bytes(),
-                            // The kernel's algorithms (reno, cubic, bbr) expose neither through TCP_INFO.
-                            bw_estimate: None,
-                            increment: None,
+                            // The BPF Westwood+'s maps; the kernel's own algorithms expose neither.
+                            bw_estimate: ww.map(|w| w.bw_estimate),
+                            increment: ww.map(|w| w.increment),
                         };
                         sampler.subflow(t, i as u32, j as u32, sub);
                     }
@@ -421,6 +444,13 @@ fn sample(
                 flow.srtt = tcp.srtt_s().map(Time::from_secs_f64);
                 flow.in_flight = tcp.in_flight_bytes();
                 flow.pacing_rate = paced.then_some(tcp.pacing_rate as f64);
+                if let Some(w) = westwood.filter(|_| f.tcp.cc == "westwood").and_then(|w| {
+                    let (local, remote) = info::socket_ends(&socket)?;
+                    w.sample(local, remote)
+                }) {
+                    flow.bw_estimate = Some(w.bw_estimate);
+                    flow.increment = Some(w.increment);
+                }
             }
         }
         let finished_before = state.finished().is_some_and(|at| at + model.sample_interval <= t);

@@ -2,7 +2,8 @@
 //! the process without running destructors. The signal handler only writes
 //! the signal number to a pipe (write(2) is async-signal-safe,
 //! signal-safety(7)); a watcher thread reads it, deletes the namespaces of
-//! every registered prefix and exits with 128 + the signal number.
+//! every registered prefix, unregisters the BPF Westwood+ if this process
+//! registered it, and exits with 128 + the signal number.
 
 use std::io;
 use std::sync::atomic::{AtomicI32, Ordering};
@@ -56,6 +57,9 @@ fn install() -> io::Result<()> {
             if let Err(e) = netns::clean(&p) {
                 eprintln!("pathpool-lab: cleaning up after a signal: {e}");
             }
+        }
+        if let Err(e) = crate::bpf::unregister_own() {
+            eprintln!("pathpool-lab: cleaning up after a signal: {e}");
         }
         std::process::exit(128 + byte as i32);
     })?;

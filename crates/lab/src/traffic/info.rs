@@ -236,3 +236,8 @@ pub fn mptcp_info(fd: BorrowedFd) -> io::Result<Option<MptcpInfo>> {
         e => Err(e),
     }
 }
+
+/// A connected IP socket's (local, remote) addresses.
+pub fn socket_ends(s: &socket2::Socket) -> Option<(SocketAddr, SocketAddr)> {
+    Some((s.local_addr().ok()?.as_socket()?, s.peer_addr().ok()?.as_socket()?))
+}

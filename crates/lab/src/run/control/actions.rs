@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use std::os::fd::AsRawFd;
 
-use pathpool_sim::control::action::RECEIVER_ONLY;
+use pathpool_sim::control::action::{RECEIVER_ONLY, SENDER_ONLY};
 use pathpool_sim::control::{Action, CloseReason, ConnId, Event};
 use pathpool_sim::mptcp::sender::OpenError;
 use pathpool_sim::Time;
@@ -22,8 +22,6 @@ use crate::traffic::BASE_PORT;
 
 /// Why the lab refuses `SetScheduler`: the kernel has no BPF MPTCP scheduler.
 pub const NO_SCHEDULER: &str = "the kernel has no BPF MPTCP scheduler: a connection's scheduler cannot change";
-/// Why the lab refuses `SetIncrement`: no kernel algorithm here has an increment coefficient.
-pub const NO_INCREMENT: &str = "this kernel has no Westwood+ (reno, cubic, bbr take no increment coefficient; a BPF Westwood+ is not built)";
 
 impl Host<'_> {
     /// Carries out `action` of instance `i`, taken at `now` on an event seen
@@ -44,10 +42,7 @@ impl Host<'_> {
                 self.own(conn)?;
                 return Err(NO_SCHEDULER.into());
             }
-            Action::SetIncrement { conn, .. } => {
-                self.own(conn)?;
-                return Err(NO_INCREMENT.into());
-            }
+            Action::SetIncrement { conn, subflow, a } => self.set_increment(conn, subflow, a),
             Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(conn, bytes),
             Action::OpenSubflow { conn, local, remote, backup } => self.open(conn, local, remote, backup),
             Action::CloseSubflow { conn, subflow } => self.close(conn, subflow),
@@ -102,6 +97,37 @@ impl Host<'_> {
             return Err(format!("the kernel refused SO_RCVBUFFORCE: {}", std::io::Error::last_os_error()));
         }
         Ok(None)
+    }
+
+    /// Sets the increment coefficient of the BPF Westwood+ on this host's
+    /// socket of `conn` (its subflow `subflow` for MPTCP): the socket's
+    /// 4-tuple → a in `pp_ww_sk_a`, read from its next ACK on. Checks and
+    /// reasons as the simulator's `World::set_increment`.
+    fn set_increment(&self, conn: ConnId, subflow: Option<u32>, a: f64) -> Result<Option<u32>, String> {
+        self.own(conn)?;
+        if !(a > 0.0 && a.is_finite()) {
+            return Err(format!("an increment coefficient must be positive and finite, got {a}"));
+        }
+        let f = &self.s.model.flows[conn as usize];
+        if f.src != self.id {
+            return Err(SENDER_ONLY.into());
+        }
+        let ends = match (f.transport.as_str(), subflow) {
+            ("tcp", None) => self.s.flows[conn as usize].socket(true).as_deref().and_then(crate::traffic::info::socket_ends),
+            ("mptcp", Some(id)) => {
+                let conns = self.s.conns[conn as usize].lock().unwrap_or_else(|e| e.into_inner());
+                let r = conns.subflows.get(id as usize).ok_or_else(|| format!("no subflow {id}"))?;
+                // The client's port is known once the subflow is established.
+                (r.src.port() != 0 && r.dst.port() != 0).then_some((r.src, r.dst))
+            }
+            ("mptcp", None) => return Err("an MPTCP connection's increment is set per subflow".into()),
+            ("tcp", Some(_)) => return Err("a single-path connection has no subflows".into()),
+            _ => return Err("only TCP and MPTCP connections have a congestion window".into()),
+        };
+        let w = self.s.westwood.filter(|_| f.tcp.cc == "westwood").ok_or("its congestion control is not westwood (only Westwood+ takes an increment coefficient)")?;
+        let (local, remote) = ends.ok_or("the connection's socket is not connected yet")?;
+        w.set_increment(local, remote, a).map_err(|e| format!("the BPF map refused the increment: {e}"))?;
+        Ok(subflow)
     }
 
     /// This end's token of MPTCP connection `conn`.

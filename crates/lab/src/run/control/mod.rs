@@ -62,6 +62,8 @@ pub struct Shared<'a> {
     pub mode: LabPathManager,
     pub clock: &'a RunClock,
     pub log: &'a Mutex<Record>,
+    /// The BPF Westwood+, registered when a flow runs `westwood`.
+    pub westwood: Option<&'a crate::bpf::Westwood>,
 }
 
 /// What the controllers did: the `controller_log` rows and the lab's

@@ -6,6 +6,7 @@
 //! `MPTCP_TCPINFO`, uapi `linux/mptcp.h`) and the emulator's counters of
 //! its interfaces, nothing of other hosts but the addresses its peers have.
 
+use std::net::SocketAddr;
 use std::os::fd::AsFd;
 
 use pathpool_sim::control::view::{ConnectionView, InterfaceView, Role, SenderSample, SubflowView};
@@ -14,6 +15,7 @@ use pathpool_sim::Time;
 
 use super::links::interface_links;
 use super::Host;
+use crate::bpf;
 use crate::traffic::info::{self, SubflowInfo, TcpInfo};
 
 impl Host<'_> {
@@ -90,8 +92,9 @@ impl Host<'_> {
         let Some(conf) = &f.mptcp else {
             if let (true, Some(s)) = (at_src, &socket) {
                 let tcp = info::tcp_info(s.as_fd()).ok();
+                let ww = info::socket_ends(s).and_then(|(l, r)| self.westwood(conn, l, r));
                 view.bytes_sent = Some(tcp.as_ref().map_or(0, |t| t.payload_acked()));
-                view.sender = tcp.as_ref().map(sender_sample);
+                view.sender = tcp.as_ref().map(|t| sender_sample(t, ww));
             }
             return Some(view);
         };
@@ -108,7 +111,9 @@ impl Host<'_> {
         let records = self.s.conns[conn as usize].lock().unwrap_or_else(|e| e.into_inner()).subflows.clone();
         for (j, r) in records.iter().enumerate() {
             // A subflow the kernel no longer lists keeps the sender's last sample.
-            let tcp = infos.iter().find(|s| r.is_info(s, at_src)).map(|s: &SubflowInfo| s.tcp).or(if at_src { r.last } else { None });
+            let listed = infos.iter().find(|s| r.is_info(s, at_src));
+            let tcp = listed.map(|s: &SubflowInfo| s.tcp).or(if at_src { r.last } else { None });
+            let ww = listed.filter(|_| at_src).and_then(|s| self.westwood(conn, s.local, s.remote));
             let (local, remote) = turn((r.src_iface, r.dst_iface));
             view.subflows.push(SubflowView {
                 id: j as u32,
@@ -119,17 +124,24 @@ impl Host<'_> {
                 established: r.established.is_some(),
                 // Acknowledged at the sender, received at the receiver.
                 bytes: tcp.map_or(0, |t| if at_src { t.payload_acked() } else { t.bytes_received }),
-                sender: if at_src { tcp.as_ref().map(sender_sample) } else { None },
+                sender: if at_src { tcp.as_ref().map(|t| sender_sample(t, ww)) } else { None },
             });
         }
         Some(view)
     }
+
+    /// The BPF Westwood+'s sample of a socket of `conn` (its data sender's).
+    fn westwood(&self, conn: ConnId, local: SocketAddr, remote: SocketAddr) -> Option<bpf::Sample> {
+        let w = self.s.westwood.filter(|_| self.s.model.flows[conn as usize].tcp.cc == "westwood")?;
+        w.sample(local, remote)
+    }
 }
 
-/// What the data sender's `tcp_info` tells of a subflow. The kernel counts
-/// no retransmission time-outs per connection: `timeouts` is None; BBR's
-/// bandwidth estimate is only in INET_DIAG's `bbr_info`, not read.
-fn sender_sample(t: &TcpInfo) -> SenderSample {
+/// What the data sender's `tcp_info` tells of a subflow, and for the BPF
+/// Westwood+ its maps (`ww`). The kernel counts no retransmission time-outs
+/// per connection: `timeouts` is None; BBR's bandwidth estimate is only in
+/// INET_DIAG's `bbr_info`, not read.
+fn sender_sample(t: &TcpInfo, ww: Option<bpf::Sample>) -> SenderSample {
     let mss = t.snd_mss as u64;
     SenderSample {
         cwnd: t.cwnd_bytes(),
@@ -142,8 +154,7 @@ fn sender_sample(t: &TcpInfo) -> SenderSample {
         in_flight: t.in_flight_bytes(),
         retransmits: t.total_retrans as u64,
         timeouts: None,
-        bw_estimate: None,
-        // No kernel algorithm here takes one (Westwood+ is not built: docs/lab.md).
-        increment: None,
+        bw_estimate: ww.map(|w| w.bw_estimate),
+        increment: ww.map(|w| w.increment),
     }
 }
