@@ -81,6 +81,10 @@ pub fn kernel_cc(cc: &str) -> &str {
     }
 }
 
+/// Why the lab refuses `[[resolvers]]` and `Action::Resolve`: it runs no
+/// DNS server yet (issue 16 brings real ones).
+pub const NO_DNS: &str = "the lab runs no DNS resolvers yet: lookups exist only in the simulator";
+
 /// Everything in `model` the lab cannot run, one line each; empty if it can
 /// run all of it.
 pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
@@ -93,6 +97,9 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
             "routers: node '{}' runs router module '{}', which Linux routers do not have",
             model.nodes[r.node as usize].name, r.module
         ));
+    }
+    for r in &model.resolvers {
+        out.push(format!("resolvers: '{}' on node '{}': {NO_DNS}", r.name, model.nodes[r.node as usize].name));
     }
     controller_refusals(model, kernel, &mut out);
     for u in &model.ues {
@@ -207,6 +214,9 @@ fn controller_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<Str
         let at = format!("controllers[{i}] ('{}' on {})", c.kind, model.nodes[c.host as usize].name);
         if c.actions.contains(&ActionKind::SetScheduler) {
             out.push(format!("{at}: may set a connection's scheduler, and the kernel has no BPF MPTCP scheduler"));
+        }
+        if c.actions.contains(&ActionKind::Resolve) {
+            out.push(format!("{at}: may look names up, and {}", NO_DNS));
         }
         if let (true, Err(why)) = (c.actions.contains(&ActionKind::SetIncrement), &kernel.westwood) {
             out.push(format!("{at}: may set Westwood+'s increment coefficient, and {why}"));

@@ -8,6 +8,7 @@
 pub mod app;
 pub mod cc;
 pub mod control;
+pub mod dns;
 pub mod endpoint;
 pub mod energy;
 pub mod engine;

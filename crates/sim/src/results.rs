@@ -1,5 +1,5 @@
 //! Result tables beside `flows` and `links`: MPTCP subflows, per-interface
-//! accounting, and the single-path baselines behind the aggregation
+//! accounting, DNS lookups, and the single-path baselines behind the aggregation
 //! percentage (S-MPTCP paper, eq. 1). The schema is in `docs/results.md`.
 
 use crate::endpoint::{Receiver, Sender};
@@ -85,6 +85,26 @@ pub fn interfaces(model: &Model, world: &World) -> Table {
         .col("packets_sent", Column::U64(packets_sent))
         .col("bytes_received", Column::U64(bytes_received))
         .col("packets_received", Column::U64(packets_received))
+}
+
+/// One row per DNS lookup, in the order the answers were handed back
+/// (docs/dns.md).
+pub fn dns(model: &Model, world: &World) -> Table {
+    let log = &world.dns.log;
+    let node = |n: u32| model.nodes[n as usize].name.clone();
+    let col = |f: &dyn Fn(&crate::dns::Answer) -> String| Column::Str(log.iter().map(f).collect());
+    Table::new("dns")
+        .col("time_s", Column::F64(log.iter().map(|a| (a.asked + a.elapsed).secs()).collect()))
+        .col("host", col(&|a| node(a.host)))
+        .col("resolver", col(&|a| model.resolvers[a.resolver as usize].name.clone()))
+        .col("domain", col(&|a| a.domain.clone()))
+        .col("interface", col(&|a| model.nodes[a.host as usize].interfaces[a.interface as usize].clone()))
+        .col("answer", col(&|a| a.mirrors.iter().map(|&m| node(m)).collect::<Vec<_>>().join(",")))
+        .col("ttl_s", Column::F64(log.iter().map(|a| a.ttl.secs()).collect()))
+        .col("from_cache", Column::Bool(log.iter().map(|a| a.from_cache).collect()))
+        .col("query_time_s", Column::F64(log.iter().map(|a| a.elapsed.secs()).collect()))
+        .col("retries", Column::U32(log.iter().map(|a| a.retries).collect()))
+        .col("outcome", col(&|a| a.outcome().to_string()))
 }
 
 /// The connection-level out-of-order delay of each flow, mean and p95

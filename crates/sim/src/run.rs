@@ -135,6 +135,8 @@ fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
     let (events, data_packets_delivered) = (world.events_run, world.counts.delivered_data);
     let mut tables = vec![flows, links];
     let extra = [results::subflows(model, &world), results::interfaces(model, &world), baselines];
+    // Only runs with resolvers have a `dns` table, as only those with applications have `apps`.
+    let dns = (!model.resolvers.is_empty()).then(|| results::dns(model, &world));
     let controller_log = std::mem::take(&mut world.ctl.log).into_table(|c| model.flows[c as usize].name.clone());
     let (energy, radio_ts, energy_summary) = world.energy_results();
     if energy_summary.as_object().is_some_and(|o| !o.is_empty()) {
@@ -153,5 +155,6 @@ fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
     tables.extend([energy, radio_ts]);
     tables.extend(inrpp);
     tables.extend(apps.into_iter().flatten());
+    tables.extend(dns);
     RunOutput { tables, summary, events, wall_s, data_packets_delivered, flow_bytes_delivered: delivered }
 }

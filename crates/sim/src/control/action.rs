@@ -39,6 +39,11 @@ pub enum Action {
     /// sender may, and only where the congestion control is Westwood+
     /// (the kernel lab has none).
     SetIncrement { conn: ConnId, subflow: Option<u32>, a: f64 },
+    /// Look `domain` up at the resolver named `resolver` (`[[resolvers]]`),
+    /// the query leaving by this host's interface `interface`, or by the
+    /// routed one with None: `Event::DnsAnswer` follows, from the host's
+    /// cache at once if it holds a fresh answer (docs/dns.md).
+    Resolve { resolver: String, domain: String, interface: Option<u16> },
     /// A free-form line in the controller log.
     Log { detail: String },
 }
@@ -55,6 +60,7 @@ pub enum ActionKind {
     WatchBytes,
     SetReceiveBuffer,
     SetIncrement,
+    Resolve,
     Log,
 }
 
@@ -70,6 +76,7 @@ impl ActionKind {
             ActionKind::WatchBytes => "watch_bytes",
             ActionKind::SetReceiveBuffer => "set_receive_buffer",
             ActionKind::SetIncrement => "set_increment",
+            ActionKind::Resolve => "resolve",
             ActionKind::Log => "log",
         }
     }
@@ -86,6 +93,7 @@ impl Action {
             Action::WatchBytes { .. } => ActionKind::WatchBytes,
             Action::SetReceiveBuffer { .. } => ActionKind::SetReceiveBuffer,
             Action::SetIncrement { .. } => ActionKind::SetIncrement,
+            Action::Resolve { .. } => ActionKind::Resolve,
             Action::Log { .. } => ActionKind::Log,
         }
     }
@@ -125,6 +133,10 @@ impl Action {
             Action::ArmTimer { after, token } => format!("token {token} in {:.6} s", after.secs()),
             Action::WatchBytes { bytes, .. } | Action::SetReceiveBuffer { bytes, .. } => format!("{bytes} bytes"),
             Action::SetIncrement { a, .. } => format!("a = {a:.6}"),
+            Action::Resolve { resolver, domain, interface } => match interface {
+                Some(i) => format!("{domain} at {resolver} over interface {i}"),
+                None => format!("{domain} at {resolver}"),
+            },
             Action::Log { detail } => detail.clone(),
         }
     }

@@ -4,6 +4,7 @@
 //! kernel lab from `mptcp_pm` netlink events and polled socket statistics.
 
 use super::ConnId;
+use crate::time::Time;
 
 /// Why a subflow ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -60,6 +61,21 @@ pub enum Event {
     /// The application on `conn` requested an object: its size if the
     /// server announces it (S-MPTCP's Algorithm 2 branches on that).
     AppRequest { conn: ConnId, size: Option<u64> },
+    /// The answer to an `Action::Resolve` of a controller of this host
+    /// (docs/dns.md): the resolver's and the mirrors' names, the mirrors in
+    /// the resolver's order (empty if `failed`), how long it may be cached
+    /// (what is left of the TTL for an answer from the cache), and the time
+    /// from the action to the answer (zero from the cache).
+    DnsAnswer {
+        resolver: String,
+        domain: String,
+        interface: u16,
+        mirrors: Vec<String>,
+        ttl: Time,
+        from_cache: bool,
+        elapsed: Time,
+        failed: Option<crate::dns::Failure>,
+    },
     /// Something the device tells about itself: battery, temperature,
     /// screen, an interface's signal or radio technology, a data limit.
     Hint(Hint),
@@ -103,6 +119,7 @@ impl Event {
             Event::BytesCarried { .. } => "bytes_carried",
             Event::Timer { .. } => "timer",
             Event::AppRequest { .. } => "app_request",
+            Event::DnsAnswer { .. } => "dns_answer",
             Event::Hint(Hint::Battery { .. }) => "battery",
             Event::Hint(Hint::Temperature { .. }) => "temperature",
             Event::Hint(Hint::Screen { .. }) => "screen",

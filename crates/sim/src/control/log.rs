@@ -9,9 +9,15 @@ use crate::scenario::Model;
 use crate::time::Time;
 
 /// The `detail` of `action` taken by a controller on `host`: an open's
-/// interfaces by name ("lte0 -> server:eth0"), else `Action::detail`. Both
+/// interfaces by name ("lte0 -> server:eth0"), a lookup's interface by
+/// name ("cdn.example at op over lte0"), else `Action::detail`. Both
 /// planes write it so.
 pub fn detail(model: &Model, host: NodeId, action: &Action) -> String {
+    if let Action::Resolve { resolver, domain, interface: Some(i) } = action {
+        if let Some(name) = model.nodes[host as usize].interfaces.get(*i as usize) {
+            return format!("{domain} at {resolver} over {name}");
+        }
+    }
     let named = || {
         let Action::OpenSubflow { conn, local, remote, backup } = *action else { return None };
         let f = model.flows.get(conn as usize)?;

@@ -18,6 +18,7 @@ pub mod action;
 pub mod emptcp;
 pub mod event;
 pub mod log;
+pub mod lookup;
 pub mod path_manager;
 pub mod rate_fallback;
 pub mod smptcp;
@@ -63,6 +64,7 @@ type Build = fn(&mut Params, &Host) -> Built;
 /// The controller kinds a scenario may name, with a one-line summary.
 const KINDS: &[(&str, &str, Build)] = &[
     ("emptcp", "eMPTCP's weight manager: every path's Westwood+ increase scaled by x², x = bw_max / Σ bwe (or static increments)", emptcp::build),
+    ("lookup", "resolves a domain at a resolver at given times (a scripted DNS lookup: pre-resolution, tests)", lookup::build),
     ("rate_fallback", "opens a subflow on a secondary interface while the primary's delivery rate stays low", rate_fallback::build),
     ("smptcp", "S-MPTCP's smart controller: per-application modes, video and download algorithms, radio/battery/connection analyzers, buffer tuning", smptcp::build),
 ];

@@ -2,6 +2,7 @@
 
 pub mod capacity;
 pub mod cell;
+pub mod datagram;
 pub mod interfaces;
 pub mod link;
 pub mod loss;

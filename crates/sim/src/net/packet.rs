@@ -18,6 +18,8 @@ pub enum Kind {
     /// An application's request from the client to the server of a flow
     /// (`crate::app::exchange`); `seq` holds the request's id.
     Request,
+    /// A UDP datagram (`net::datagram`); `seq` names its body, `len` is its payload.
+    Datagram,
 }
 
 /// A SACK block [start, end) (RFC 2018).

@@ -141,6 +141,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         .collect();
 
     let controllers = super::controllers::resolve(&sc.controllers, &nodes, &by_name, &mut p);
+    let (resolvers, dns) = super::resolvers::resolve(&sc.resolvers, &sc.dns, &nodes, &by_name, &mut p);
     for d in device_problems.list {
         p.add(d.field, d.message);
     }
@@ -160,6 +161,8 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         devices,
         cells,
         ues,
+        resolvers,
+        dns,
         lab: sc.lab.clone(),
     };
     p.into_result(&src.name, model)

@@ -12,6 +12,7 @@ pub mod model;
 pub mod mptcp;
 pub mod pattern;
 pub mod rcp;
+pub mod resolvers;
 pub mod routers;
 pub mod spec;
 pub mod topology;

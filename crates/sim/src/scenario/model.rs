@@ -32,6 +32,10 @@ pub struct Model {
     /// `capacity = { cell = ... }`), for `net::cell`.
     pub cells: Vec<crate::net::cell::CellParams>,
     pub ues: Vec<crate::net::cell::UeParams>,
+    /// DNS resolvers (`[[resolvers]]`), in file order.
+    pub resolvers: Vec<crate::dns::Resolver>,
+    /// The hosts' stub resolvers (`[dns]`).
+    pub dns: crate::dns::StubConfig,
     /// The kernel lab's settings (`[lab]`); the simulator does not use them.
     pub lab: crate::scenario::spec::LabSpec,
 }

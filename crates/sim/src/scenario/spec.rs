@@ -44,9 +44,51 @@ pub struct Scenario {
     /// Hosts' positions and movement, for the cells.
     #[serde(default)]
     pub mobility: Vec<MobilitySpec>,
+    /// DNS resolvers on nodes, and the domains they answer (`crate::dns`).
+    #[serde(default)]
+    pub resolvers: Vec<ResolverSpec>,
+    /// The hosts' stub resolvers: timeout and attempts.
+    #[serde(default)]
+    pub dns: DnsSpec,
     /// Settings of the kernel lab only; the simulator ignores them.
     #[serde(default)]
     pub lab: LabSpec,
+}
+
+/// `[[resolvers]]`: a DNS resolver on a node (docs/dns.md).
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolverSpec {
+    /// Its name in lookups (default: the node's name).
+    pub name: Option<String>,
+    pub node: String,
+    /// Processing time from a query's arrival to its answer's departure (default 0).
+    pub delay: Option<Duration>,
+    /// The domains it serves, by name; any other gets NXDOMAIN.
+    #[serde(default)]
+    pub domains: std::collections::BTreeMap<String, DomainSpec>,
+}
+
+/// `[resolvers.domains."NAME"]`: a resolver's answer for one domain.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DomainSpec {
+    /// Nodes, in the order of the answer (never rotated).
+    pub mirrors: Vec<String>,
+    pub ttl: Duration,
+    /// Another answer for queries from a client interface of this name.
+    #[serde(default)]
+    pub by_interface: std::collections::BTreeMap<String, Vec<String>>,
+}
+
+/// `[dns]`: the hosts' stub resolvers.
+#[derive(Debug, Clone, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DnsSpec {
+    /// How long each query waits for its answer (default 5 s).
+    pub timeout: Option<Duration>,
+    /// Queries per lookup, the first included (default 2).
+    pub attempts: Option<u32>,
 }
 
 /// `[[cells]]`: a cell (Node B); docs/cell.md gives every default's source.

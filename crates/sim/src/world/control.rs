@@ -382,6 +382,10 @@ impl World<'_> {
                 Ok(None)
             }
             Action::Log { .. } => Ok(None),
+            Action::Resolve { resolver, domain, interface } => {
+                let lookup = super::dns::Lookup { host, resolver: resolver.clone(), domain: domain.clone(), interface: *interface, token: 0 };
+                self.resolve(lookup, super::dns::tell_controllers).map(|()| None)
+            }
             Action::WatchBytes { conn, bytes } => self.own(host, *conn).map(|()| {
                 self.ctl.seen[*conn as usize].thresholds.push((*bytes, i));
                 None

@@ -6,10 +6,12 @@
 //! had to queue (a TxDone event starts the next transmission), as in htsim.
 //!
 //! `control` feeds the hosts' device-side controllers and carries out their
-//! actions; `apps` carries the applications' requests and responses.
+//! actions; `apps` carries the applications' requests and responses; `dns`
+//! the hosts' lookups and the resolvers' answers.
 
 mod apps;
 mod control;
+pub mod dns;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -69,6 +71,12 @@ enum Event {
     CellTti { cell: u32, uplink: bool },
     /// A UE interface's signal level is due to its host.
     CellReport { ue: u32 },
+    /// A resolver's answer leaves after its delay (`dns`: its outbox slot).
+    DnsServe { slot: u32 },
+    /// Send `attempt` of DNS query `query` waited its timeout.
+    DnsTimeout { query: u32, attempt: u32 },
+    /// An answer from a host's DNS cache is handed back.
+    DnsCached { slot: u32 },
     Sample,
 }
 
@@ -122,6 +130,8 @@ pub struct World<'m> {
     pub app_ts: app::Series,
     /// The cells and the UE interfaces they serve; None without `[[cells]]` users.
     pub air: Option<Air>,
+    /// The hosts' stub resolvers and the DNS messages under way.
+    pub dns: dns::Dns,
 }
 
 impl<'m> World<'m> {
@@ -263,6 +273,7 @@ impl<'m> World<'m> {
             ifaces,
             ctl,
             app_ts: app::Series::default(),
+            dns: dns::Dns::new(model.dns),
         };
         world.schedule_hints();
         world.start_controllers();
@@ -335,6 +346,9 @@ impl<'m> World<'m> {
             Event::RequestResend { flow, id } => self.request_resend(flow, id),
             Event::CellTti { cell, uplink } => self.cell_tti(cell as usize, uplink),
             Event::CellReport { ue } => self.cell_report(ue),
+            Event::DnsServe { slot } => self.dns_answer_leaves(slot),
+            Event::DnsTimeout { query, attempt } => self.dns_timeout(query, attempt),
+            Event::DnsCached { slot } => self.dns_cached(slot),
             Event::Sample => self.sample(),
         }
     }
@@ -408,6 +422,10 @@ impl<'m> World<'m> {
         let p = self.pool.get(id);
         if p.kind == Kind::Request {
             self.request_lost(p.flow, p.seq as u32);
+        }
+        let p = self.pool.get(id);
+        if p.kind == Kind::Datagram {
+            self.datagram_lost(p.seq as u32);
         }
         self.counts.dropped += 1;
         self.pool.release(id);
@@ -635,6 +653,9 @@ impl<'m> World<'m> {
         }
         if p.kind == Kind::Request {
             return self.request_arrived(id);
+        }
+        if p.kind == Kind::Datagram {
+            return self.datagram_arrived(id);
         }
         self.counts.delivered += 1;
         let flow = p.flow;

@@ -1,0 +1,244 @@
+//! The world's side of DNS (`crate::dns`, docs/dns.md): lookups start at a
+//! host's stub resolver, whose queries travel as UDP datagrams
+//! (`net::datagram`) to the resolver's node; the resolver's answer leaves
+//! after its delay and comes back to the interface that asked; timeouts
+//! resend the query; the caller gets the answer through the function it
+//! passed, and the `dns` table gets a row.
+//!
+//! Other code looks a name up with [`World::resolve`]:
+//!
+//! ```ignore
+//! fn on_answer(world: &mut World, a: &dns::Answer) { /* a.token says which request */ }
+//! world.resolve(Lookup { host, resolver: "op".into(), domain: "cdn.example".into(), interface: None, token: 7 }, on_answer)?;
+//! ```
+//!
+//! A controller's `Action::Resolve` is the same call with
+//! [`tell_controllers`]: the host's controllers hear `Event::DnsAnswer`.
+
+use super::{Event, World};
+use crate::control::Event as CtlEvent;
+use crate::dns::message::{answer_bytes, check_name, query_bytes};
+use crate::dns::stub::{Expiry, Query};
+use crate::dns::{Answer, Failure, Message, Stub, StubConfig};
+use crate::net::datagram::{self, Bodies, NO_FLOW};
+use crate::net::packet::{Packet, PacketId};
+use crate::net::NodeId;
+use crate::time::Time;
+
+/// What a lookup's caller is called back with, once, when the answer is
+/// there (from the network, the cache, or a failure).
+pub type OnAnswer = for<'a, 'm> fn(&'a mut World<'m>, &Answer);
+
+/// A lookup for [`World::resolve`].
+#[derive(Debug, Clone)]
+pub struct Lookup {
+    /// The host that asks (its stub resolver and cache).
+    pub host: NodeId,
+    /// A `[[resolvers]]` entry's name.
+    pub resolver: String,
+    pub domain: String,
+    /// The host's interface the query leaves by (index, as the host lists
+    /// them); None: the one routing picks towards the resolver.
+    pub interface: Option<u16>,
+    /// Echoed in the answer, for the caller.
+    pub token: u64,
+}
+
+/// The DNS state of a run.
+pub struct Dns {
+    pub stub: Stub<OnAnswer>,
+    /// The messages of datagrams in the network.
+    bodies: Bodies<Message>,
+    /// Resolvers' answers waiting for their delay.
+    outbox: Bodies<Packet>,
+    /// Answers from a cache, handed back in an event of their own.
+    cached: Bodies<(OnAnswer, Answer)>,
+    /// Every lookup's answer, in the order handed back: the `dns` table.
+    pub log: Vec<Answer>,
+}
+
+impl Dns {
+    pub fn new(config: StubConfig) -> Dns {
+        Dns { stub: Stub::new(config), bodies: Bodies::default(), outbox: Bodies::default(), cached: Bodies::default(), log: Vec::new() }
+    }
+}
+
+/// The [`OnAnswer`] of `Action::Resolve`: the asking host's controllers
+/// hear `Event::DnsAnswer`, with the resolver's and mirrors' names.
+pub fn tell_controllers(world: &mut World, a: &Answer) {
+    let name = |n: NodeId| world.model.nodes[n as usize].name.clone();
+    let event = CtlEvent::DnsAnswer {
+        resolver: world.model.resolvers[a.resolver as usize].name.clone(),
+        domain: a.domain.clone(),
+        interface: a.interface,
+        mirrors: a.mirrors.iter().map(|&m| name(m)).collect(),
+        ttl: a.ttl,
+        from_cache: a.from_cache,
+        elapsed: a.elapsed,
+        failed: a.failed,
+    };
+    world.tell_host(a.host, &event);
+}
+
+impl World<'_> {
+    /// Looks `lookup.domain` up for `lookup.host`; `then` gets the answer:
+    /// from the host's cache in an event at this instant if a fresh answer
+    /// is there, else when the resolver's answer arrives or the last
+    /// attempt times out (NXDOMAIN and timeouts are answers with `failed`
+    /// set). Err, with nothing sent, for a resolver the scenario does not
+    /// declare, a name that is not a domain name, an interface the host
+    /// lacks, a resolver on the host itself, or no route to it.
+    pub fn resolve(&mut self, lookup: Lookup, then: OnAnswer) -> Result<(), String> {
+        let Lookup { host, resolver, domain, interface, token } = lookup;
+        let node = self.model.nodes.get(host as usize).ok_or_else(|| format!("no node {host}"))?;
+        let Some(r) = self.model.resolvers.iter().position(|x| x.name == resolver) else {
+            let known: Vec<&str> = self.model.resolvers.iter().map(|x| x.name.as_str()).collect();
+            return Err(format!("no resolver named '{resolver}' (declared: {})", if known.is_empty() { "none".into() } else { known.join(", ") }));
+        };
+        check_name(&domain)?;
+        let server = self.model.resolvers[r].node;
+        if server == host {
+            return Err(format!("resolver '{resolver}' runs on {} itself", node.name));
+        }
+        let interface = match interface {
+            Some(i) if (i as usize) < self.ifaces.of(host).len() => i,
+            Some(i) => return Err(format!("{} has no interface {i}", node.name)),
+            None => {
+                let link = self.routes.next_hop(host, server, NO_FLOW, self.ecmp);
+                let out = self.ifaces.of(host).iter().position(|f| Some(f.out) == link);
+                out.ok_or_else(|| format!("no route from {} to resolver '{resolver}'", node.name))? as u16
+            }
+        };
+        let domain = domain.strip_suffix('.').unwrap_or(&domain).to_string();
+        let now = self.now;
+        if let Some((mirrors, ttl)) = self.dns.stub.cached(host, r as u32, &domain, interface, now) {
+            let answer = Answer {
+                host,
+                resolver: r as u32,
+                domain,
+                interface,
+                mirrors,
+                ttl,
+                from_cache: true,
+                asked: now,
+                elapsed: Time::ZERO,
+                retries: 0,
+                failed: None,
+                token,
+            };
+            let slot = self.dns.cached.insert((then, answer));
+            self.events.schedule(now, Event::DnsCached { slot });
+            return Ok(());
+        }
+        let query = Query { host, resolver: r as u32, domain, interface, asked: now, sends: 0, done: false, token, reply: then };
+        let id = self.dns.stub.start(query);
+        self.dns_send(id);
+        Ok(())
+    }
+
+    /// Sends query `id` (again) out of its interface and arms its timeout.
+    fn dns_send(&mut self, id: u32) {
+        let attempt = self.dns.stub.sent(id);
+        let q = &self.dns.stub.queries[id as usize];
+        let (host, interface) = (q.host, q.interface);
+        let message = Message::Query { query: id, resolver: q.resolver, domain: q.domain.clone() };
+        let bytes = query_bytes(&q.domain);
+        let server = self.model.resolvers[q.resolver as usize].node;
+        let body = self.dns.bodies.insert(message);
+        let mut p = datagram::packet(host, server, body, bytes);
+        p.src_if = interface;
+        self.counts.sent += 1;
+        let pid = self.pool.insert(p);
+        self.offer(self.ifaces.get(host, interface).out, pid);
+        let at = self.now + self.dns.stub.config.timeout;
+        self.events.schedule(at, Event::DnsTimeout { query: id, attempt });
+    }
+
+    pub(super) fn dns_timeout(&mut self, query: u32, attempt: u32) {
+        match self.dns.stub.expired(query, attempt) {
+            Expiry::Stale => {}
+            Expiry::Resend => self.dns_send(query),
+            Expiry::GiveUp => self.dns_finish(query, Err(Failure::Timeout)),
+        }
+    }
+
+    /// A datagram reached its destination: a query for a resolver there, or an answer for the stub.
+    pub(super) fn datagram_arrived(&mut self, pid: PacketId) {
+        let p = self.pool.get(pid);
+        let (body, client, client_if) = (p.seq as u32, p.src, p.src_if);
+        self.counts.delivered += 1;
+        self.pool.release(pid);
+        match self.dns.bodies.take(body) {
+            Message::Query { query, resolver, domain } => self.dns_serve(query, resolver, &domain, client, client_if),
+            Message::Answer { query, answer } => {
+                if self.dns.stub.answered(query, self.now, &answer) {
+                    self.dns_finish(query, answer.ok_or(Failure::NxDomain));
+                }
+            }
+        }
+    }
+
+    /// Resolver `r` got query `query` for `domain` from `client`'s interface
+    /// `client_if`: its answer leaves after the resolver's delay, addressed
+    /// to that interface.
+    fn dns_serve(&mut self, query: u32, r: u32, domain: &str, client: NodeId, client_if: u16) {
+        let resolver = &self.model.resolvers[r as usize];
+        let asked_from = self.model.nodes[client as usize].interfaces.get(client_if as usize).map_or("", String::as_str);
+        let answer = resolver.answer(domain, asked_from);
+        let bytes = answer_bytes(domain, answer.as_ref().map_or(0, |(m, _)| m.len()));
+        let (server, delay) = (resolver.node, resolver.delay);
+        let body = self.dns.bodies.insert(Message::Answer { query, answer });
+        let mut p = datagram::packet(server, client, body, bytes);
+        p.dst_if = client_if;
+        let slot = self.dns.outbox.insert(p);
+        self.events.schedule(self.now + delay, Event::DnsServe { slot });
+    }
+
+    /// A resolver's delay is over: its answer leaves.
+    pub(super) fn dns_answer_leaves(&mut self, slot: u32) {
+        let p = self.dns.outbox.take(slot);
+        let server = p.src;
+        self.counts.sent += 1;
+        let pid = self.pool.insert(p);
+        self.forward(pid, server);
+    }
+
+    /// A datagram was lost: its message goes with it (the stub's timeout notices).
+    pub(super) fn datagram_lost(&mut self, body: u32) {
+        self.dns.bodies.take(body);
+    }
+
+    fn dns_finish(&mut self, id: u32, result: Result<(Vec<NodeId>, Time), Failure>) {
+        let q = &self.dns.stub.queries[id as usize];
+        let (mirrors, ttl, failed) = match result {
+            Ok((m, ttl)) => (m, ttl, None),
+            Err(f) => (Vec::new(), Time::ZERO, Some(f)),
+        };
+        let answer = Answer {
+            host: q.host,
+            resolver: q.resolver,
+            domain: q.domain.clone(),
+            interface: q.interface,
+            mirrors,
+            ttl,
+            from_cache: false,
+            asked: q.asked,
+            elapsed: self.now - q.asked,
+            retries: q.sends - 1,
+            failed,
+            token: q.token,
+        };
+        let then = q.reply;
+        self.dns_hand_back(then, answer);
+    }
+
+    pub(super) fn dns_cached(&mut self, slot: u32) {
+        let (then, answer) = self.dns.cached.take(slot);
+        self.dns_hand_back(then, answer);
+    }
+
+    fn dns_hand_back(&mut self, then: OnAnswer, answer: Answer) {
+        self.dns.log.push(answer.clone());
+        then(self, &answer);
+    }
+}
