@@ -299,6 +299,21 @@ APP_TS = _table(
     _column("bitrate_bps", pa.float64(), "Bitrate of the segment being shown (0 before the first)", "bit/s"),
 )
 
+DNS = _table(
+    "DNS lookups (runs with [[resolvers]]): one row per lookup, in the order the answers were handed back (docs/dns.md).",
+    _column("time_s", pa.float64(), "When the answer was handed back (asked + query_time_s)", "s"),
+    _column("host", pa.string(), "The host that looked the name up"),
+    _column("resolver", pa.string(), "The resolver asked ([[resolvers]] name)"),
+    _column("domain", pa.string(), "The domain looked up"),
+    _column("interface", pa.string(), "The host's interface the query left by (for a routed lookup, the one routing chose)"),
+    _column("answer", pa.string(), "The mirrors, comma-separated, in the resolver's order; empty on a failure"),
+    _column("ttl_s", pa.float64(), "How long the answer may be cached: its TTL, or what is left of it for an answer from the cache; 0 on a failure", "s"),
+    _column("from_cache", pa.bool_(), "Whether the host's cache answered without a query"),
+    _column("query_time_s", pa.float64(), "From the lookup to the answer (0 from the cache); a timeout's is attempts x timeout", "s"),
+    _column("retries", pa.uint32(), "Queries sent again after a timeout", "queries"),
+    _column("outcome", pa.string(), "answer, nxdomain (the resolver does not serve the domain) or timeout (no answer after every attempt)"),
+)
+
 #: The tables every run produces, by name (the file stem in a results directory).
 SCHEMAS: dict[str, pa.Schema] = {
     "flows": FLOWS,
@@ -313,6 +328,7 @@ SCHEMAS: dict[str, pa.Schema] = {
     "energy": ENERGY,
     "apps": APPS,
     "app_ts": APP_TS,
+    "dns": DNS,
     "radio_ts": RADIO_TS,
     "inrpp_interfaces": INRPP_INTERFACES,
     "inrpp_states": INRPP_STATES,
