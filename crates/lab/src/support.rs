@@ -435,6 +435,16 @@ mod tests {
     }
 
     #[test]
+    fn resolvers_and_lookups_are_refused_until_the_lab_has_dns() {
+        let text = FALLBACK.replace("kind = \"rate_fallback\"\n            params = { threshold = \"1Mbps\" }", "kind = \"lookup\"\n            params = { resolver = \"s\", domain = \"cdn.example\" }")
+            + "[[resolvers]]\nnode = \"s\"\n";
+        let r = refusals(&model(&text), &kernel());
+        assert_eq!(r.len(), 2, "{r:#?}");
+        assert_eq!(r[0], format!("resolvers: 's' on node 's': {NO_DNS}"));
+        assert_eq!(r[1], format!("controllers[0] ('lookup' on c): may look names up, and {NO_DNS}"));
+    }
+
+    #[test]
     fn the_emptcp_weight_manager_runs_where_the_bpf_westwood_does() {
         let text = FALLBACK
             .replace("kind = \"rate_fallback\"\n            params = { threshold = \"1Mbps\" }", "kind = \"emptcp\"\n            params = { bw_max = 110000 }")
