@@ -73,7 +73,7 @@ LINKS = _table(
     _column("src", pa.string(), "Node this direction sends from"),
     _column("dst", pa.string(), "Node this direction delivers to"),
     _column("rate_bps", pa.float64(), "Configured rate (for a capacity trace, its mean)", "bit/s"),
-    _column("delay_s", pa.float64(), "One-way propagation delay", "s"),
+    _column("delay_s", pa.float64(), "One-way propagation delay (for a delay schedule, at time 0; link_ts.delay_s over time)", "s"),
     _column("bytes_sent", pa.uint64(), "Bytes transmitted, headers included", "bytes"),
     _column("packets_sent", pa.uint64(), "Packets transmitted", "packets"),
     _column("utilisation", pa.float64(), "Bits sent (random losses included) / bits the capacity allowed over the run; bytes count when transmission starts, so it can exceed 1 by a packet", "1"),
@@ -106,6 +106,7 @@ LINK_TS = _table(
     _column("queue_packets", pa.uint64(), "Queue occupancy", "packets"),
     _column("rate_bps", pa.float64(), "Throughput over the last sampling interval", "bit/s"),
     _column("capacity_bps", pa.float64(), "Mean capacity over the interval ending at time_s", "bit/s"),
+    _column("delay_s", pa.float64(), "One-way propagation delay in force at time_s (a delay schedule's current step)", "s"),
 )
 
 SUBFLOW_TS = _table(

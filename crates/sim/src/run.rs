@@ -86,7 +86,7 @@ fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
         .col("src", Column::Str(l.iter().map(|x| node(x.from)).collect()))
         .col("dst", Column::Str(l.iter().map(|x| node(x.to)).collect()))
         .col("rate_bps", Column::F64(model.links.iter().flat_map(|m| m.dirs.iter().map(|d| d.rate_bps)).collect()))
-        .col("delay_s", Column::F64(l.iter().map(|x| x.delay.secs()).collect()))
+        .col("delay_s", Column::F64(l.iter().map(|x| x.wire.delay.initial().secs()).collect()))
         .col("bytes_sent", Column::U64(l.iter().map(|x| x.stats.bytes_sent).collect()))
         .col("packets_sent", Column::U64(l.iter().map(|x| x.stats.packets_sent).collect()))
         .col(

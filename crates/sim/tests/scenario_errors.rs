@@ -337,3 +337,22 @@ fn absurd_sizes_are_refused_before_allocating() {
     let err = load_err(&with(&format!("{LINKS}{flow}")).replace("duration = \"1s\"", "duration = \"1000000000000s\""));
     assert_names(&err, "sim.duration", "beyond what the clock holds");
 }
+
+#[test]
+fn delay_schedule_problems_are_named() {
+    let link = |delay: &str| with(&format!("[[links]]\na = \"a\"\nb = \"r\"\nrate = \"1Mbps\"\n{delay}\n"));
+    let e = load_err(&link("delay = \"-5ms\""));
+    assert_names(&e, "links[0].delay", "must not be negative");
+    let e = load_err(&link("delay = { schedule = [[\"0s\", \"50ms\"], [\"5s\", \"-10ms\"]] }"));
+    assert_names(&e, "links[0].delay.schedule[1][1]", "must not be negative");
+    let e = load_err(&link("a_to_b = { delay = { schedule = [[\"0s\", \"50ms\"], [\"5s\", \"10ms\"], [\"2s\", \"20ms\"]] } }\nb_to_a = { delay = \"1ms\" }"));
+    assert_names(&e, "links[0].a_to_b.delay.schedule[2]", "step times must increase");
+    let e = load_err(&link("delay = { schedule = [[\"1s\", \"50ms\"]] }"));
+    assert_names(&e, "links[0].delay.schedule[0]", "the first step must start at time 0");
+    let e = load_err(&link("delay = { schedule = [] }"));
+    assert_names(&e, "links[0].delay.schedule", "needs at least one step");
+    let e = load_err(&link("delay = { schedule = [[\"0s\", \"50ms\"]], ramp = true }"));
+    assert_names(&e, "links[0].delay", "unknown field `ramp`");
+    let e = load_err(&link("delay = true"));
+    assert_names(&e, "links[0].delay", "a duration (such as \"10ms\") or a table");
+}

@@ -8,10 +8,12 @@
 //! ends at `Capacity::finish_time(start, bytes)` — constant rate, schedule
 //! or Mahimahi trace — when the next queued packet starts. The loss model
 //! draws once per transmitted packet, in transmission order, from the
-//! direction's own stream. A packet not lost reaches the far end a
-//! propagation delay after its last bit left. A link going down empties the
-//! queue, loses what is on the wire and refuses what is offered until it
-//! comes back up; events apply before anything else due at the same time,
+//! direction's own stream. A packet not lost reaches the far end the
+//! propagation delay in force when its transmission started after its last
+//! bit left, but never before the packet sent before it
+//! (`sim::net::delay::Wire`, constant or scheduled). A link going down
+//! empties the queue, loses what is on the wire and refuses what is offered
+//! until it comes back up; events apply before anything else due at the same time,
 //! as the simulator schedules them first.
 //!
 //! Every type of the model is the simulator's own, so the two planes cannot
@@ -21,6 +23,7 @@ use std::collections::VecDeque;
 
 use pathpool_sim::engine::RngStream;
 use pathpool_sim::net::capacity::Capacity;
+use pathpool_sim::net::delay::Wire;
 use pathpool_sim::net::loss::LossModel;
 use pathpool_sim::net::packet::PacketId;
 use pathpool_sim::net::queue::{DropTail, Queue};
@@ -40,7 +43,7 @@ pub enum DropCause {
 
 pub struct Direction {
     capacity: Capacity,
-    delay: Time,
+    wire: Wire,
     loss: LossModel,
     rng: RngStream,
     queue: DropTail,
@@ -48,8 +51,8 @@ pub struct Direction {
     sizes: Vec<u32>,
     /// The transmitter is busy until then.
     busy_until: Time,
-    /// (arrival at the far end, slot), in arrival order.
-    wire: VecDeque<(Time, PacketId)>,
+    /// (arrival at the far end, slot) of the packets on the wire, in arrival order.
+    in_flight: VecDeque<(Time, PacketId)>,
     up: bool,
     /// The link's (time, up?) events not yet applied, in time order.
     events: VecDeque<(Time, bool)>,
@@ -62,13 +65,13 @@ impl Direction {
     pub fn new(model: &DirectionModel, events: &[(Time, bool)], rng: RngStream) -> Direction {
         Direction {
             capacity: model.capacity.clone(),
-            delay: model.delay,
+            wire: Wire::new(model.delay.clone()),
             loss: LossModel::from_spec(model.loss.as_ref()),
             rng,
             queue: DropTail::new(model.limit),
             sizes: Vec::new(),
             busy_until: Time::ZERO,
-            wire: VecDeque::new(),
+            in_flight: VecDeque::new(),
             up: true,
             events: events.iter().copied().collect(),
             latest: Time::ZERO,
@@ -126,13 +129,13 @@ impl Direction {
 
     /// The next packet that has reached the far end by `now`, with the time it did.
     pub fn pop_arrived(&mut self, now: Time) -> Option<(Time, PacketId)> {
-        self.wire.pop_front_if(|(at, _)| *at <= now)
+        self.in_flight.pop_front_if(|(at, _)| *at <= now)
     }
 
     /// When something next happens if nothing arrives: an arrival at the far
     /// end, the transmitter freeing up for a queued packet, or a link event.
     pub fn next_deadline(&self) -> Option<Time> {
-        let wire = self.wire.front().map(|w| w.0);
+        let wire = self.in_flight.front().map(|w| w.0);
         let tx = (self.queue.len_packets() > 0).then_some(self.busy_until);
         let event = self.events.front().map(|e| e.0);
         [wire, tx, event].into_iter().flatten().min()
@@ -144,7 +147,7 @@ impl Direction {
         if self.loss.lose(&mut self.rng) {
             return drops.push((slot, DropCause::Loss));
         }
-        self.wire.push_back((Time(finish.0.saturating_add(self.delay.0)), slot));
+        self.in_flight.push_back((self.wire.arrival(start, finish), slot));
     }
 
     fn set_state(&mut self, at: Time, up: bool, drops: &mut Vec<(PacketId, DropCause)>) {
@@ -155,8 +158,9 @@ impl Direction {
         self.busy_until = at;
         drops.extend(self.queue.drain().into_iter().map(|s| (s, DropCause::Down)));
         // What arrived before `at` is delivered; the rest dies on the wire.
-        let delivered = self.wire.partition_point(|w| w.0 < at);
-        drops.extend(self.wire.drain(delivered..).map(|(_, s)| (s, DropCause::Down)));
+        let delivered = self.in_flight.partition_point(|w| w.0 < at);
+        drops.extend(self.in_flight.drain(delivered..).map(|(_, s)| (s, DropCause::Down)));
+        self.wire.cut();
     }
 }
 
@@ -165,6 +169,7 @@ mod tests {
     use super::*;
     use pathpool_sim::engine::Seeds;
     use pathpool_sim::net::capacity::MahimahiLink;
+    use pathpool_sim::net::delay::Delay;
     use pathpool_sim::net::queue::QueueLimit;
     use pathpool_sim::scenario::spec::LossSpec;
 
@@ -177,7 +182,7 @@ mod tests {
     }
 
     fn model(capacity: Capacity, delay: Time, limit: QueueLimit, loss: Option<LossSpec>) -> DirectionModel {
-        DirectionModel { rate_bps: 0.0, delay, limit, loss, capacity }
+        DirectionModel { rate_bps: 0.0, delay: Delay::constant(delay), limit, loss, capacity }
     }
 
     /// 12 Mb/s: a 1500-byte packet takes 1 ms.
@@ -267,6 +272,21 @@ mod tests {
         let (out, drops) = run(&mut d, &offers, ms(100));
         assert!(out.is_empty());
         assert_eq!(drops, [3, 4, 0, 1, 2].map(|s| (s, DropCause::Down)));
+    }
+
+    #[test]
+    fn a_delay_schedule_applies_at_transmission_start_in_order() {
+        // 12 Mb/s, 50 ms until 10 ms, then 10 ms; a 1500-byte packet offered every millisecond.
+        let mut m = model(Capacity::Constant { bps: 12e6 }, ms(0), QueueLimit::Packets(10), None);
+        m.delay = Delay::schedule(vec![(ms(0), ms(50)), (ms(10), ms(10))]);
+        let mut d = Direction::new(&m, &[], Seeds { master: 1 }.stream("t"));
+        let offers: Vec<_> = (0..80).map(|i| (ms(i), i as PacketId, 1500)).collect();
+        let (out, _) = run(&mut d, &offers, ms(200));
+        let at = |slot: u64| out.iter().find(|a| a.1 == slot as PacketId).unwrap().0;
+        // Started before the step: 1 ms + 50 ms; just after it: held behind
+        // packet 9 (60 ms) until 1 ms + 10 ms catches up, from packet 49 on.
+        assert_eq!([at(0), at(9), at(10), at(48), at(49), at(79)], [ms(51), ms(60), ms(60), ms(60), ms(60), ms(90)]);
+        assert!(out.windows(2).all(|p| p[0].0 <= p[1].0 && p[0].1 < p[1].1));
     }
 
     #[test]

@@ -126,7 +126,7 @@ pub(super) fn output(
         .col("src", Column::Str((0..links.len()).map(|id| node(ends(id).0)).collect()))
         .col("dst", Column::Str((0..links.len()).map(|id| node(ends(id).1)).collect()))
         .col("rate_bps", Column::F64((0..links.len()).map(|id| dir(id).rate_bps).collect()))
-        .col("delay_s", Column::F64((0..links.len()).map(|id| dir(id).delay.secs()).collect()))
+        .col("delay_s", Column::F64((0..links.len()).map(|id| dir(id).delay.initial().secs()).collect()))
         .col("bytes_sent", Column::U64(links.iter().map(|d| d.bytes).collect()))
         .col("packets_sent", Column::U64(links.iter().map(|d| d.packets).collect()))
         .col(

@@ -461,8 +461,14 @@ fn sample(
     }
     if let Some(sampler) = sampler {
         for (id, d) in testbed.emulator().stats().iter().enumerate() {
-            let capacity = &model.links[id / 2].dirs[id % 2].capacity;
-            let link = LinkSample { queue_bytes: d.queue_bytes, queue_packets: d.queue_packets, bytes_sent: d.bytes, capacity_bits: capacity.bits_until(t) };
+            let dir = &model.links[id / 2].dirs[id % 2];
+            let link = LinkSample {
+                queue_bytes: d.queue_bytes,
+                queue_packets: d.queue_packets,
+                bytes_sent: d.bytes,
+                capacity_bits: dir.capacity.bits_until(t),
+                delay: dir.delay.at(t),
+            };
             sampler.link(t, id as u32, link);
         }
     }

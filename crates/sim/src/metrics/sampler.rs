@@ -38,6 +38,8 @@ pub struct LinkSample {
     pub queue_packets: u64,
     pub bytes_sent: u64,
     pub capacity_bits: f64,
+    /// The propagation delay in force at the sampling instant.
+    pub delay: Time,
 }
 
 pub struct Sampler {
@@ -85,6 +87,7 @@ struct LinkRows {
     queue_packets: Vec<u64>,
     rate: Vec<f64>,
     capacity: Vec<f64>,
+    delay: Vec<f64>,
 }
 
 impl Sampler {
@@ -139,6 +142,7 @@ impl Sampler {
         r.queue_packets.push(s.queue_packets);
         r.rate.push((s.bytes_sent - prev_bytes) as f64 * 8.0 / dt);
         r.capacity.push((s.capacity_bits - prev_bits) / dt);
+        r.delay.push(s.delay.secs());
     }
 
     pub fn into_tables(self) -> [Table; 3] {
@@ -163,7 +167,8 @@ impl Sampler {
                 .col("queue_bytes", Column::U64(l.queue_bytes))
                 .col("queue_packets", Column::U64(l.queue_packets))
                 .col("rate_bps", Column::F64(l.rate))
-                .col("capacity_bps", Column::F64(l.capacity)),
+                .col("capacity_bps", Column::F64(l.capacity))
+                .col("delay_s", Column::F64(l.delay)),
             Table::new("subflow_ts")
                 .col("time_s", Column::F64(s.time))
                 .col("flow_id", Column::U32(s.flow))

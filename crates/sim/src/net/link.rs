@@ -1,12 +1,13 @@
 //! One direction of a full-duplex link: a queue in front of a transmitter of
-//! (possibly time-varying) capacity, then a wire of fixed propagation delay
-//! that may lose packets at random.
+//! (possibly time-varying) capacity, then a wire of (possibly time-varying)
+//! propagation delay that keeps packets in order and may lose them at random.
 //!
 //! The link itself only keeps state; `sim::World` drives it, since starting a
 //! transmission schedules events.
 
 use crate::engine::RngStream;
 use crate::net::capacity::Capacity;
+use crate::net::delay::Wire;
 use crate::net::loss::LossModel;
 use crate::net::queue::Queue;
 use crate::net::NodeId;
@@ -38,7 +39,7 @@ pub struct Link {
     pub link_name: String,
     pub from: NodeId,
     pub to: NodeId,
-    pub delay: Time,
+    pub wire: Wire,
     pub capacity: Capacity,
     pub loss: LossModel,
     pub rng: RngStream,

@@ -1,8 +1,9 @@
-//! The network: packets, links (queue, capacity, loss, up/down), nodes and routing.
+//! The network: packets, links (queue, capacity, delay, loss, up/down), nodes and routing.
 
 pub mod capacity;
 pub mod cell;
 pub mod datagram;
+pub mod delay;
 pub mod interfaces;
 pub mod link;
 pub mod loss;

@@ -177,6 +177,7 @@ mod tests {
     use crate::engine::Seeds;
     use crate::router::Effects;
     use crate::net::capacity::Capacity;
+    use crate::net::delay::{Delay, Wire};
     use crate::net::link::{Link, LinkStats};
     use crate::net::loss::LossModel;
     use crate::net::packet::RcpHeader;
@@ -190,7 +191,7 @@ mod tests {
             link_name: "l".into(),
             from: 0,
             to: 1,
-            delay: Time::from_millis(10),
+            wire: Wire::new(Delay::constant(Time::from_millis(10))),
             capacity: Capacity::Constant { bps: C },
             loss: LossModel::from_spec(None),
             rng: Seeds { master: 1 }.stream("l"),

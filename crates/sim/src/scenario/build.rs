@@ -7,7 +7,7 @@ use std::path::{Path, PathBuf};
 use super::error::{Problems, ScenarioError};
 use super::model::{DirectionModel, FlowModel, LinkModel, Model, NodeModel};
 use super::spec::{
-    CapacitySpec, ClientEnd, DirectionSpec, FlowSpec, LinkSpec, LossSpec, Names, NodeKind, NodeSpec, Scenario, TcpSpec,
+    CapacitySpec, ClientEnd, DelaySpec, DirectionSpec, FlowSpec, LinkSpec, LossSpec, Names, NodeKind, NodeSpec, Scenario, TcpSpec,
     WorkloadSpec,
 };
 use super::pattern;
@@ -16,6 +16,7 @@ use crate::app::AppModel;
 use crate::cc;
 use crate::engine::Seeds;
 use crate::net::capacity::{Capacity, CellShare, MahimahiLink};
+use crate::net::delay::Delay;
 use crate::net::queue::QueueLimit;
 use crate::net::routing::{Edge, Routes};
 use crate::net::NodeId;
@@ -79,7 +80,9 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     let edges: Vec<Edge> = links
         .iter()
         .flat_map(|l| {
-            [Edge { from: l.a, to: l.b, delay_ns: l.dirs[0].delay.nanos() }, Edge { from: l.b, to: l.a, delay_ns: l.dirs[1].delay.nanos() }]
+            // Routes are static: a delay schedule weighs a link by its delay at time zero.
+            let delay_ns = |d: usize| l.dirs[d].delay.initial().nanos();
+            [Edge { from: l.a, to: l.b, delay_ns: delay_ns(0) }, Edge { from: l.b, to: l.a, delay_ns: delay_ns(1) }]
         })
         .collect();
     let routes = Routes::compute(&is_router, &edges, sc.sim.routing);
@@ -237,7 +240,7 @@ fn build_link(
     let b = endpoint(&l.b, &format!("{field}.b"), by_name, nodes, p);
     let both = DirectionSpec {
         rate: l.rate,
-        delay: l.delay,
+        delay: l.delay.clone(),
         queue: l.queue,
         queue_bytes: l.queue_bytes,
         loss: l.loss.clone(),
@@ -298,10 +301,13 @@ fn direction(
             None
         }
     };
-    let delay = own.delay.or(both.delay).map(|d| d.0);
-    if delay.is_none() {
-        p.add(pick(false, "delay"), "missing: every link needs a propagation delay (may be 0)");
-    }
+    let delay = match own.delay.as_ref().or(both.delay.as_ref()) {
+        Some(d) => load_delay(d, &pick(own.delay.is_some(), "delay"), p),
+        None => {
+            p.add(pick(false, "delay"), "missing: every link needs a propagation delay (may be 0)");
+            None
+        }
+    };
     let limit = match (own.queue.or(both.queue), own.queue_bytes.or(both.queue_bytes)) {
         (Some(_), Some(_)) => {
             p.add(pick(own.queue.is_some(), "queue"), "give either queue (packets) or queue_bytes, not both");
@@ -350,6 +356,33 @@ fn check_loss(l: &LossSpec, field: &str, p: &mut Problems) {
             check_prob(*loss_bad, format!("{field}.loss_bad"), p);
         }
     }
+}
+
+/// A constant delay, or a schedule checked as a capacity schedule is: the
+/// first step at time 0 and step times increasing (negative durations are
+/// refused when the file is read).
+fn load_delay(d: &DelaySpec, field: &str, p: &mut Problems) -> Option<Delay> {
+    let steps = match d {
+        DelaySpec::Constant(d) => return Some(Delay::constant(d.0)),
+        DelaySpec::Schedule(s) => &s.schedule,
+    };
+    let mut problems = Vec::new();
+    if steps.is_empty() {
+        problems.push((format!("{field}.schedule"), "needs at least one step"));
+    }
+    for (i, (t, _)) in steps.iter().enumerate() {
+        if i == 0 && t.0 != Time::ZERO {
+            problems.push((format!("{field}.schedule[0]"), "the first step must start at time 0"));
+        }
+        if i > 0 && t.0 <= steps[i - 1].0 .0 {
+            problems.push((format!("{field}.schedule[{i}]"), "step times must increase"));
+        }
+    }
+    let ok = problems.is_empty();
+    for (f, m) in problems {
+        p.add(f, m);
+    }
+    ok.then(|| Delay::schedule(steps.iter().map(|(t, d)| (t.0, d.0)).collect()))
 }
 
 fn load_capacity(c: &CapacitySpec, field: &str, src: &Source, p: &mut Problems) -> Option<Capacity> {

@@ -2,6 +2,7 @@
 //! in, generators are expanded. Everything downstream trusts it.
 
 use crate::net::capacity::Capacity;
+use crate::net::delay::Delay;
 use crate::net::queue::QueueLimit;
 use crate::net::routing::Routes;
 use crate::net::interfaces::Interfaces;
@@ -97,7 +98,8 @@ pub struct LinkModel {
 pub struct DirectionModel {
     /// Nominal rate (the constant rate, or a capacity model's mean), bit/s.
     pub rate_bps: f64,
-    pub delay: Time,
+    /// One-way propagation delay, constant or a schedule.
+    pub delay: Delay,
     pub limit: QueueLimit,
     pub loss: Option<LossSpec>,
     pub capacity: Capacity,

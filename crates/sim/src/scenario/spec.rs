@@ -384,7 +384,7 @@ pub enum NodeKind {
 #[serde(deny_unknown_fields)]
 pub struct DirectionSpec {
     pub rate: Option<Rate>,
-    pub delay: Option<Duration>,
+    pub delay: Option<DelaySpec>,
     /// Drop-tail limit in packets (default 100, as ns-3's DropTailQueue).
     pub queue: Option<u64>,
     /// Drop-tail limit in bytes (instead of `queue`).
@@ -402,7 +402,7 @@ pub struct LinkSpec {
     pub a: String,
     pub b: String,
     pub rate: Option<Rate>,
-    pub delay: Option<Duration>,
+    pub delay: Option<DelaySpec>,
     pub queue: Option<u64>,
     pub queue_bytes: Option<Bytes>,
     pub loss: Option<LossSpec>,
@@ -447,6 +447,54 @@ pub struct CapacitySpec {
     /// The cell(s) of `[[cells]]` a UE link may attach to: its rate comes
     /// from their schedulers (`net::cell`).
     pub cell: Option<OneOrMany>,
+}
+
+/// A direction's one-way propagation delay: a duration, or
+/// `{ schedule = [[t0, delay0], [t1, delay1], ...] }` (piecewise constant, t0 = 0).
+#[derive(Debug, Clone)]
+pub enum DelaySpec {
+    Constant(Duration),
+    Schedule(DelayScheduleSpec),
+}
+
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct DelayScheduleSpec {
+    pub schedule: Vec<(Duration, Duration)>,
+}
+
+/// By hand rather than `#[serde(untagged)]`, which would hide why a value
+/// was refused (a negative duration, an unknown key) behind "did not match
+/// any variant".
+impl<'de> Deserialize<'de> for DelaySpec {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::value::{MapAccessDeserializer, StrDeserializer};
+        use serde::de::{Error, IntoDeserializer, MapAccess, Visitor};
+
+        struct DelayVisitor;
+        impl<'de> Visitor<'de> for DelayVisitor {
+            type Value = DelaySpec;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                write!(f, "a duration (such as \"10ms\") or a table {{ schedule = [[time, delay], ...] }}")
+            }
+            fn visit_str<E: Error>(self, v: &str) -> Result<DelaySpec, E> {
+                Duration::deserialize(StrDeserializer::<E>::new(v)).map(DelaySpec::Constant)
+            }
+            fn visit_f64<E: Error>(self, v: f64) -> Result<DelaySpec, E> {
+                Duration::deserialize(v.into_deserializer()).map(DelaySpec::Constant)
+            }
+            fn visit_i64<E: Error>(self, v: i64) -> Result<DelaySpec, E> {
+                Duration::deserialize(v.into_deserializer()).map(DelaySpec::Constant)
+            }
+            fn visit_u64<E: Error>(self, v: u64) -> Result<DelaySpec, E> {
+                Duration::deserialize(v.into_deserializer()).map(DelaySpec::Constant)
+            }
+            fn visit_map<A: MapAccess<'de>>(self, map: A) -> Result<DelaySpec, A::Error> {
+                DelayScheduleSpec::deserialize(MapAccessDeserializer::new(map)).map(DelaySpec::Schedule)
+            }
+        }
+        d.deserialize_any(DelayVisitor)
+    }
 }
 
 #[derive(Debug, Clone, Deserialize)]

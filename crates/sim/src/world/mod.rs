@@ -26,6 +26,7 @@ use crate::mptcp::{MptcpReceiver, MptcpSender};
 use crate::net::cell::Air;
 use crate::net::interfaces::Interfaces;
 use crate::net::capacity::Capacity;
+use crate::net::delay::Wire;
 use crate::net::link::{loss_stream, Link, LinkStats};
 use crate::net::loss::LossModel;
 use crate::net::packet::{Kind, Packet, PacketId, PacketPool, ANY_INTERFACE};
@@ -159,7 +160,7 @@ impl<'m> World<'m> {
                     link_name: l.name.clone(),
                     from,
                     to,
-                    delay: dir.delay,
+                    wire: Wire::new(dir.delay.clone()),
                     capacity: dir.capacity.clone(),
                     loss: LossModel::from_spec(dir.loss.as_ref()),
                     queue: Box::new(DropTail::new(dir.limit)),
@@ -520,9 +521,9 @@ impl<'m> World<'m> {
             link.stats.drops_loss += 1;
             self.drop_packet(id);
         } else {
-            let arrive = finish.0.saturating_add(link.delay.0);
+            let arrive = link.wire.arrival(self.now, finish);
             self.pool.get_mut(id).epoch = link.epoch;
-            self.events.schedule(Time(arrive), Event::Arrive { pkt: id, link: l });
+            self.events.schedule(arrive, Event::Arrive { pkt: id, link: l });
         }
         // Only now, with the transmitter busy, may the module's actions and kept packets follow.
         self.after_router_hook();
@@ -588,7 +589,8 @@ impl<'m> World<'m> {
             link.stats.drops_loss += 1;
             self.drop_packet(id);
         } else {
-            let arrive = air.in_order(l, end + harq + link.delay);
+            // The cell keeps its directions in order itself (`in_order`).
+            let arrive = air.in_order(l, end + harq + link.wire.delay.at(self.now));
             self.pool.get_mut(id).epoch = link.epoch;
             self.events.schedule(arrive, Event::Arrive { pkt: id, link: l });
         }
@@ -689,6 +691,7 @@ impl<'m> World<'m> {
             }
             d.up = false;
             d.epoch += 1;
+            d.wire.cut();
             d.busy_until = self.now;
             let mut lost = d.queue.drain();
             if let Some(air) = self.air.as_mut().filter(|a| a.serves(l)) {
@@ -781,6 +784,7 @@ impl<'m> World<'m> {
                     queue_packets: l.queue.len_packets(),
                     bytes_sent: l.stats.bytes_sent,
                     capacity_bits: l.capacity.bits_until(now),
+                    delay: l.wire.delay.at(now),
                 },
             );
         }

@@ -9,7 +9,7 @@ pub mod parking_lot;
 pub mod rocketfuel;
 
 use crate::scenario::error::Problems;
-use crate::scenario::spec::{LinkParams, LinkSpec, NodeKind, NodeSpec, TopologySpec};
+use crate::scenario::spec::{DelaySpec, LinkParams, LinkSpec, NodeKind, NodeSpec, TopologySpec};
 use crate::scenario::Source;
 
 pub fn generate(t: &TopologySpec, src: &Source, nodes: &mut Vec<NodeSpec>, links: &mut Vec<LinkSpec>, p: &mut Problems) {
@@ -44,7 +44,7 @@ fn link(name: String, a: &str, b: &str, params: &LinkParams) -> LinkSpec {
         a: a.into(),
         b: b.into(),
         rate: Some(params.rate),
-        delay: Some(params.delay),
+        delay: Some(DelaySpec::Constant(params.delay)),
         queue: params.queue,
         queue_bytes: params.queue_bytes,
         loss: params.loss.clone(),
