@@ -1,7 +1,7 @@
 //! Root tests of the link emulator's accuracy (issue 6, "Emulator
-//! accuracy"): ping RTT through a 20 ms link, TCP goodput through a 50 Mb/s
-//! link, a Bernoulli loss rate, a Mahimahi trace's bytes, and link events at
-//! their times. Each builds a two-host testbed (h1 = 10.0.1.1 —link— h2 =
+//! accuracy"): ping RTT through a 20 ms link and through a delay schedule,
+//! TCP goodput through a 50 Mb/s link, a Bernoulli loss rate, a Mahimahi
+//! trace's bytes, and link events at their times. Each builds a two-host testbed (h1 = 10.0.1.1 —link— h2 =
 //! 10.0.1.2) whose link is emulated; they run one at a time, since they
 //! measure time on a shared machine. Skipped, with the reason printed, when
 //! not root or when the kernel has no MPTCP.
