@@ -23,7 +23,7 @@ use crate::control::log::ControllerLog;
 use crate::control::view::{ConnectionView, InterfaceView, LatestHints, Role, SenderSample, SubflowView};
 use crate::cc::westwood::Westwood;
 use crate::control::action::SENDER_ONLY;
-use crate::control::{Action, Attached as Instance, CloseReason, ConnId, Event as CtlEvent, Hint, View};
+use crate::control::{Action, ActionKind, Attached as Instance, CloseReason, ConnId, Event as CtlEvent, Hint, View};
 use crate::endpoint::{Receiver, Sender};
 use crate::mptcp::sender::SubflowState;
 use crate::mptcp::scheduler;
@@ -274,8 +274,9 @@ impl World<'_> {
     }
 
     /// The view of `host`: its interfaces and the connections it is an end of
-    /// that are under way (started, and not finished before now).
-    fn view(&self, host: NodeId) -> View {
+    /// that are under way (started, and not finished before now), as its
+    /// controllers get it.
+    pub fn view(&self, host: NodeId) -> View {
         let node = &self.model.nodes[host as usize];
         let interfaces = self
             .ifaces
@@ -417,7 +418,9 @@ impl World<'_> {
         let inst = &self.ctl.instances[i as usize];
         let host_name = &self.model.nodes[host as usize].name;
         self.ctl.log.record(self.now, host_name, &inst.name, cause, &action, subflow, refused, detail);
-        if let Some(conn) = action.conn() {
+        // A fetch action sends what it sends itself: a flush here could issue a
+        // session's next request before the rest of the controller's actions.
+        if let Some(conn) = action.conn().filter(|_| !ActionKind::FETCH.contains(&action.kind())) {
             if (conn as usize) < self.flows.len() {
                 self.flush(conn, true);
             }

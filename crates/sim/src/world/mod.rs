@@ -134,16 +134,22 @@ pub struct World<'m> {
 
 impl<'m> World<'m> {
     pub fn new(model: &'m Model) -> World<'m> {
-        World::build(model, &model.flows, true)
+        World::build(model, &model.flows, true, Vec::new())
+    }
+
+    /// The world of `model` with `extra` controllers after the scenario's
+    /// (a policy of one's own, not registered as a kind, on the seam).
+    pub fn with_controllers(model: &'m Model, extra: Vec<crate::control::Attached>) -> World<'m> {
+        World::build(model, &model.flows, true, extra)
     }
 
     /// The world of `model` with `flows` instead of its own (the single-path
     /// baselines of MPTCP flows), without the scenario's `[[controllers]]`.
     pub fn with_flows(model: &'m Model, flow_models: &'m [FlowModel]) -> World<'m> {
-        World::build(model, flow_models, false)
+        World::build(model, flow_models, false, Vec::new())
     }
 
-    fn build(model: &'m Model, flow_models: &'m [FlowModel], controllers: bool) -> World<'m> {
+    fn build(model: &'m Model, flow_models: &'m [FlowModel], controllers: bool, extra: Vec<crate::control::Attached>) -> World<'m> {
         let seeds = Seeds { master: model.seed };
         let mut events = EventQueue::default();
         let mut links = Vec::with_capacity(model.links.len() * 2);
@@ -240,7 +246,9 @@ impl<'m> World<'m> {
         let sampler = Sampler::new(model.sample_interval, flows.len(), links.len());
         let mut routers = RouterSet::new(&model.routers, links.len(), model.nodes.len());
         routers.start(Time::ZERO, &links);
-        let ctl = Controllers::new(crate::control::attach(model, flow_models, controllers), model.nodes.len(), flow_models);
+        let mut attached = crate::control::attach(model, flow_models, controllers);
+        attached.extend(extra);
+        let ctl = Controllers::new(attached, model.nodes.len(), flow_models);
         let energy = Accounts::new(model, &ifaces, links.len());
         let air = (!model.ues.is_empty()).then(|| {
             let names: Vec<String> = model.links.iter().map(|l| l.name.clone()).collect();

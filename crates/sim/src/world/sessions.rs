@@ -37,7 +37,8 @@ pub struct MirrorConn {
     /// The session's request behind each of the exchange's, by id.
     asks: Vec<u32>,
     pub opened_at: Option<Time>,
-    pub established_at: Option<Time>,
+    /// When the handshake's RTT sample was taken.
+    handshake_at: Option<Time>,
     pub closed_at: Option<Time>,
     /// The client's RTT samples: the handshake and probes.
     rtt: RttEstimator,
@@ -46,7 +47,7 @@ pub struct MirrorConn {
 impl MirrorConn {
     pub fn new(session: SessionId, tcp: &TcpConfig) -> MirrorConn {
         let rtt = RttEstimator::new(tcp.initial_rto, tcp.min_rto, tcp.max_rto);
-        MirrorConn { session, exchange: Exchange::default(), asks: Vec::new(), opened_at: None, established_at: None, closed_at: None, rtt }
+        MirrorConn { session, exchange: Exchange::default(), asks: Vec::new(), opened_at: None, handshake_at: None, closed_at: None, rtt }
     }
 }
 
@@ -101,8 +102,8 @@ impl World<'_> {
         if c.opened_at.is_none() {
             return;
         }
-        if c.established_at.is_none() && f.sender.is_established() {
-            c.established_at = Some(now);
+        if c.handshake_at.is_none() && f.sender.is_established() {
+            c.handshake_at = Some(now);
             c.rtt.sample(now - c.opened_at.expect("opened"));
         }
         let done: Vec<u32> = c.exchange.deliver(f.receiver.delivered(), now).into_iter().map(|id| c.asks[id as usize]).collect();
@@ -137,8 +138,7 @@ impl World<'_> {
             let fetch = &mut self.sessions[session as usize].fetch;
             let Some(conn) = fetch.current else { return };
             let f = &self.flows[conn as usize];
-            let c = f.fetch.as_ref().expect("a fetch connection");
-            if c.established_at.is_none() || c.closed_at.is_some() {
+            if !f.sender.is_established() || f.fetch.as_ref().expect("a fetch connection").closed_at.is_some() {
                 return;
             }
             let Some(r) = fetch.issue(m, conn, self.now) else {
@@ -209,6 +209,7 @@ impl World<'_> {
             return Err(format!("connection {conn} is not open"));
         }
         self.sessions[session as usize].fetch.steer(conn);
+        self.fetch_issue(session);
         Ok(())
     }
 
@@ -232,11 +233,11 @@ impl World<'_> {
 
     pub(super) fn ctl_probe(&mut self, host: NodeId, conn: ConnId, request_bytes: u32, response_bytes: u64) -> Result<(), String> {
         let session = self.fetch_conn(host, conn)?;
-        let c = self.flows[conn as usize].fetch.as_ref().expect("a fetch connection");
-        if c.closed_at.is_some() {
+        let f = &self.flows[conn as usize];
+        if f.fetch.as_ref().expect("a fetch connection").closed_at.is_some() {
             return Err(format!("connection {conn} is closed"));
         }
-        if c.established_at.is_none() {
+        if !f.sender.is_established() {
             return Err(NOT_ESTABLISHED.into());
         }
         if request_bytes == 0 || response_bytes == 0 {
