@@ -315,6 +315,39 @@ DNS = _table(
     _column("outcome", pa.string(), "answer, nxdomain (the resolver does not serve the domain) or timeout (no answer after every attempt)"),
 )
 
+FETCHES = _table(
+    "Fetch sessions ([[fetches]]): one row per session, measured at the end of the run (docs/apps.md#fetch-sessions).",
+    _column("session_id", pa.uint32(), "The session's index in [[fetches]]"),
+    _column("name", pa.string(), "Its name"),
+    _column("client", pa.string(), "The client host"),
+    _column("content", pa.string(), "The content it downloads ([[contents]])"),
+    _column("policy", pa.string(), "default or controller"),
+    _column("content_bytes", pa.uint64(), "The content's size", "bytes"),
+    _column("bytes", pa.uint64(), "Content bytes delivered to the application (each once)", "bytes"),
+    _column("requests", pa.uint64(), "Byte-range requests sent", "requests"),
+    _column("start_s", pa.float64(), "When the session started (null if not before the end)", "s", nullable=True),
+    _column("completion_s", pa.float64(), "From the session's start to the content's last byte (download time), once every byte arrived", "s", nullable=True),
+    _column("connections", pa.uint64(), "Connections opened", "connections"),
+    _column("remaps", pa.uint64(), "Steers that moved the session to another connection", "remaps"),
+    _column("probes", pa.uint64(), "Probes sent", "probes"),
+    _column("probe_bytes", pa.uint64(), "Probe request and response bytes (payload; headers not counted)", "bytes"),
+    _column("requests_resent", pa.uint64(), "Requests (content or probe) sent again after a loss", "requests"),
+)
+
+FETCH_REQUESTS = _table(
+    "Fetch sessions' requests: one row per byte-range request or probe, in the order sent.",
+    _column("session_id", pa.uint32(), "The session (fetches.session_id)"),
+    _column("request_id", pa.uint32(), "Its index in the session"),
+    _column("kind", pa.string(), "range or probe"),
+    _column("offset", pa.uint64(), "A range's first byte in the content (null for a probe)", "bytes", nullable=True),
+    _column("bytes", pa.uint64(), "Response bytes asked for", "bytes"),
+    _column("flow_id", pa.uint32(), "The connection it went on (flows.flow_id)"),
+    _column("mirror", pa.string(), "That connection's mirror"),
+    _column("interface", pa.string(), "That connection's client interface"),
+    _column("sent_s", pa.float64(), "When the client sent it", "s"),
+    _column("done_s", pa.float64(), "When its response's last byte reached the client application", "s", nullable=True),
+)
+
 #: The tables every run produces, by name (the file stem in a results directory).
 SCHEMAS: dict[str, pa.Schema] = {
     "flows": FLOWS,
@@ -330,6 +363,8 @@ SCHEMAS: dict[str, pa.Schema] = {
     "apps": APPS,
     "app_ts": APP_TS,
     "dns": DNS,
+    "fetches": FETCHES,
+    "fetch_requests": FETCH_REQUESTS,
     "radio_ts": RADIO_TS,
     "inrpp_interfaces": INRPP_INTERFACES,
     "inrpp_states": INRPP_STATES,

@@ -30,6 +30,9 @@
 //! - Applications (`app = { ... }`) run their simulator sessions on the
 //!   flow's connection (`traffic/app.rs`): requests are messages on the
 //!   stream, answered in order by the server.
+//! - Fetch sessions (`[[fetches]]`: mirrored content over several
+//!   connections) are refused, and so are controllers that may act on them:
+//!   they run in the simulator only for now.
 //! - Cells (`[[cells]]`, links with `capacity = { cell = ... }`) are
 //!   refused: the emulator times each direction on its own, and a cell's
 //!   scheduler shares one air interface among several links.
@@ -40,6 +43,7 @@
 use std::collections::BTreeSet;
 use std::io;
 
+use pathpool_sim::control::action::FETCH_SIM_ONLY;
 use pathpool_sim::control::ActionKind;
 use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::tcp::{RecoveryAlgorithm, TcpConfig};
@@ -102,6 +106,9 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         out.push(format!("resolvers: '{}' on node '{}': {NO_DNS}", r.name, model.nodes[r.node as usize].name));
     }
     controller_refusals(model, kernel, &mut out);
+    for f in &model.fetches {
+        out.push(format!("fetch '{}': {}", f.name, FETCH_SIM_ONLY));
+    }
     for u in &model.ues {
         let l = &model.links[u.link as usize];
         out.push(format!(
@@ -111,7 +118,8 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         ));
     }
     let default = TcpConfig::default();
-    for f in &model.flows {
+    // A fetch session's connections are refused with their session above.
+    for f in model.flows.iter().filter(|f| f.fetch.is_none()) {
         let flow = format!("flow '{}'", f.name);
         if let Some(i) = f.src_if {
             out.push(format!(
@@ -217,6 +225,9 @@ fn controller_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<Str
         }
         if c.actions.contains(&ActionKind::Resolve) {
             out.push(format!("{at}: may look names up, and {}", NO_DNS));
+        }
+        if let Some(k) = c.actions.iter().find(|k| ActionKind::FETCH.contains(k)) {
+            out.push(format!("{at}: may {} ({}), and {FETCH_SIM_ONLY}", k.name().replace('_', " "), k.name()));
         }
         if let (true, Err(why)) = (c.actions.contains(&ActionKind::SetIncrement), &kernel.westwood) {
             out.push(format!("{at}: may set Westwood+'s increment coefficient, and {why}"));

@@ -149,6 +149,8 @@ fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
         let sessions = world.flows.iter_mut().enumerate().filter_map(|(i, f)| Some((i as u32, f.app.as_mut()?)));
         [crate::app::table(sessions, duration), std::mem::take(&mut world.app_ts).into_table()]
     });
+    // Only runs with fetch sessions have their tables.
+    let fetches = (!model.fetches.is_empty()).then(|| world.fetch_tables());
     tables.extend(world.into_time_series());
     tables.extend(extra);
     tables.push(controller_log);
@@ -156,5 +158,6 @@ fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
     tables.extend(inrpp);
     tables.extend(apps.into_iter().flatten());
     tables.extend(dns);
+    tables.extend(fetches.into_iter().flatten());
     RunOutput { tables, summary, events, wall_s, data_packets_delivered, flow_bytes_delivered: delivered }
 }

@@ -16,6 +16,9 @@ use crate::time::Time;
 /// One request and its response.
 #[derive(Debug, Clone)]
 pub struct Request {
+    /// Bytes of the request itself on the wire, beside the packet header
+    /// (0 for a message the server sends unasked).
+    pub ask: u32,
     /// Response bytes the server appends.
     pub bytes: u64,
     /// When the client first sent it.
@@ -42,16 +45,17 @@ pub struct Exchange {
 }
 
 impl Exchange {
-    /// The client sends a request for `bytes` of response; returns its id.
-    pub fn send(&mut self, bytes: u64, now: Time) -> u32 {
-        self.requests.push(Request { bytes, sent_at: now, arrived_at: None, end: None, done_at: None });
+    /// The client sends a request of `ask` bytes for `bytes` of response;
+    /// returns its id.
+    pub fn send(&mut self, ask: u32, bytes: u64, now: Time) -> u32 {
+        self.requests.push(Request { ask, bytes, sent_at: now, arrived_at: None, end: None, done_at: None });
         self.requests.len() as u32 - 1
     }
 
     /// The server sends `bytes` unasked (an interactive message): it is
     /// appended at once, as the response to a request that arrived now.
     pub fn push(&mut self, bytes: u64, now: Time) -> u64 {
-        let id = self.send(bytes, now);
+        let id = self.send(0, bytes, now);
         self.arrive(id, now)
     }
 
@@ -98,8 +102,8 @@ mod tests {
     #[test]
     fn responses_complete_in_stream_order() {
         let mut x = Exchange::default();
-        let a = x.send(1000, Time::ZERO);
-        let b = x.send(500, Time::ZERO);
+        let a = x.send(300, 1000, Time::ZERO);
+        let b = x.send(300, 500, Time::ZERO);
         assert_eq!(x.arrive(b, Time::from_millis(10)), 500);
         assert_eq!(x.arrive(a, Time::from_millis(11)), 1000);
         assert_eq!(x.arrive(a, Time::from_millis(12)), 0);

@@ -12,12 +12,19 @@
 //! - `download`: objects in sequence (HTTP-style downloads).
 //! - `interactive`: messages pushed at a fixed interval.
 //! - `video`: a DASH-like player; `abr`, `bba`, `throughput`: its bitrate choice.
+//!
+//! A fetch session (`fetch`) is not tied to one flow: it downloads a
+//! mirrored content (`content`) in byte ranges (`ranges`) over several
+//! connections, which the world opens and steers (`world/sessions.rs`).
 
 pub mod abr;
 pub mod bba;
+pub mod content;
 pub mod download;
 pub mod exchange;
+pub mod fetch;
 pub mod interactive;
+pub mod ranges;
 pub mod throughput;
 pub mod video;
 
@@ -156,7 +163,7 @@ impl App {
 
     fn issue(&mut self, now: Time, asks: Asks) -> Out {
         Out {
-            send: asks.requests.into_iter().map(|bytes| self.exchange.send(bytes, now)).collect(),
+            send: asks.requests.into_iter().map(|bytes| self.exchange.send(self.model.request_bytes, bytes, now)).collect(),
             write: asks.pushes.into_iter().map(|bytes| self.exchange.push(bytes, now)).sum(),
             wake: asks.wake,
         }

@@ -4,13 +4,26 @@
 //! simulator into `MptcpSender`'s API, the lab into MPTCP netlink commands)
 //! or records it as refused, with the reason, in the controller log.
 
-use super::ConnId;
+use super::{ConnId, SessionId};
 use crate::time::Time;
 
 /// Why a plane refuses `SetIncrement` at a connection's data receiver.
 pub const SENDER_ONLY: &str = "this host receives the connection's data; only its sender's congestion control has an increment";
 /// Why `SetReceiveBuffer` is refused at a connection's data sender (both planes).
 pub const RECEIVER_ONLY: &str = "this host sends the connection's data; only its receiver's buffer sizes the window";
+
+/// Why the kernel lab refuses the fetch-session actions (`OpenConnection`,
+/// `CloseConnection`, `Steer`, `Probe`): it runs no fetch sessions yet.
+pub const FETCH_SIM_ONLY: &str = "fetch sessions (mirrored content over several connections) run in the simulator only";
+/// Why `CloseConnection` is refused on a session's current connection.
+pub const CURRENT_CONNECTION: &str = "it is its session's current connection: steer the session to another one first";
+/// Why `CloseConnection` is refused while responses are under way on the
+/// connection (requests move between connections at request boundaries only).
+pub const RESPONSES_PENDING: &str = "responses are still pending on it";
+/// Why `OpenConnection` is refused for a connection that was closed.
+pub const NOT_REOPENED: &str = "that connection was closed; a closed connection is not reopened";
+/// Why `Probe` is refused before the handshake completed.
+pub const NOT_ESTABLISHED: &str = "the connection is not established yet";
 
 #[derive(Debug, Clone, PartialEq)]
 pub enum Action {
@@ -44,6 +57,21 @@ pub enum Action {
     /// routed one with None: `Event::DnsAnswer` follows, from the host's
     /// cache at once if it holds a fresh answer (docs/dns.md).
     Resolve { resolver: String, domain: String, interface: Option<u16> },
+    /// Open a fetch session's connection to `mirror` (a host of the
+    /// content's lookup, by name) over this host's interface
+    /// `local_interface`: a single-path TCP handshake from that interface.
+    OpenConnection { session: SessionId, mirror: String, local_interface: u16 },
+    /// Close a fetch session's connection (neither its current one nor one
+    /// with responses under way).
+    CloseConnection { conn: ConnId },
+    /// Send the session's next content requests on `conn`; requests already
+    /// sent finish on their own connections (a request-boundary remap).
+    Steer { session: SessionId, conn: ConnId },
+    /// An application-level request of `request_bytes` for `response_bytes`
+    /// on a fetch connection: its response's arrival gives
+    /// `Event::ProbeResult` (a TCP keep-alive acknowledges no new data, so
+    /// Linux takes no RTT sample from it).
+    Probe { conn: ConnId, request_bytes: u32, response_bytes: u64 },
     /// A free-form line in the controller log.
     Log { detail: String },
 }
@@ -61,7 +89,16 @@ pub enum ActionKind {
     SetReceiveBuffer,
     SetIncrement,
     Resolve,
+    OpenConnection,
+    CloseConnection,
+    Steer,
+    Probe,
     Log,
+}
+
+impl ActionKind {
+    /// The kinds that act on fetch sessions (`crate::app::fetch`).
+    pub const FETCH: [ActionKind; 4] = [ActionKind::OpenConnection, ActionKind::CloseConnection, ActionKind::Steer, ActionKind::Probe];
 }
 
 impl ActionKind {
@@ -77,6 +114,10 @@ impl ActionKind {
             ActionKind::SetReceiveBuffer => "set_receive_buffer",
             ActionKind::SetIncrement => "set_increment",
             ActionKind::Resolve => "resolve",
+            ActionKind::OpenConnection => "open_connection",
+            ActionKind::CloseConnection => "close_connection",
+            ActionKind::Steer => "steer",
+            ActionKind::Probe => "probe",
             ActionKind::Log => "log",
         }
     }
@@ -94,6 +135,10 @@ impl Action {
             Action::SetReceiveBuffer { .. } => ActionKind::SetReceiveBuffer,
             Action::SetIncrement { .. } => ActionKind::SetIncrement,
             Action::Resolve { .. } => ActionKind::Resolve,
+            Action::OpenConnection { .. } => ActionKind::OpenConnection,
+            Action::CloseConnection { .. } => ActionKind::CloseConnection,
+            Action::Steer { .. } => ActionKind::Steer,
+            Action::Probe { .. } => ActionKind::Probe,
             Action::Log { .. } => ActionKind::Log,
         }
     }
@@ -107,7 +152,10 @@ impl Action {
             | Action::SetScheduler { conn, .. }
             | Action::WatchBytes { conn, .. }
             | Action::SetReceiveBuffer { conn, .. }
-            | Action::SetIncrement { conn, .. } => Some(conn),
+            | Action::SetIncrement { conn, .. }
+            | Action::CloseConnection { conn }
+            | Action::Steer { conn, .. }
+            | Action::Probe { conn, .. } => Some(conn),
             _ => None,
         }
     }
@@ -137,6 +185,10 @@ impl Action {
                 Some(i) => format!("{domain} at {resolver} over interface {i}"),
                 None => format!("{domain} at {resolver}"),
             },
+            Action::OpenConnection { session, mirror, local_interface } => format!("session {session}: {mirror} over local {local_interface}"),
+            Action::CloseConnection { .. } => String::new(),
+            Action::Steer { session, .. } => format!("session {session}"),
+            Action::Probe { request_bytes, response_bytes, .. } => format!("{request_bytes} -> {response_bytes} bytes"),
             Action::Log { detail } => detail.clone(),
         }
     }

@@ -253,6 +253,7 @@ mod tests {
                 bytes_received: 0,
                 ooo_bytes: None,
                 app: None,
+                fetch: None,
                 sender: None,
                 subflows,
             }],

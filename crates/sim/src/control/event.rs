@@ -3,7 +3,7 @@
 //! produce the same events: the simulator from its endpoints and links, the
 //! kernel lab from `mptcp_pm` netlink events and polled socket statistics.
 
-use super::ConnId;
+use super::{ConnId, SessionId};
 use crate::time::Time;
 
 /// Why a subflow ended.
@@ -76,6 +76,17 @@ pub enum Event {
         elapsed: Time,
         failed: Option<crate::dns::Failure>,
     },
+    /// A fetch session of this host started (`[[fetches]]`): its
+    /// connections may be opened from now on.
+    SessionStarted { session: SessionId },
+    /// The session sent a content request on `conn`; `pending`: its content
+    /// requests under way now, on all its connections.
+    RequestIssued { session: SessionId, conn: ConnId, pending: u32 },
+    /// A content request's response arrived in full on `conn`.
+    RequestCompleted { session: SessionId, conn: ConnId, pending: u32 },
+    /// A probe's response arrived in full: `rtt` from its request's sending
+    /// to its response's last byte (behind any response under way before it).
+    ProbeResult { conn: ConnId, rtt: Time },
     /// Something the device tells about itself: battery, temperature,
     /// screen, an interface's signal or radio technology, a data limit.
     Hint(Hint),
@@ -120,6 +131,10 @@ impl Event {
             Event::Timer { .. } => "timer",
             Event::AppRequest { .. } => "app_request",
             Event::DnsAnswer { .. } => "dns_answer",
+            Event::SessionStarted { .. } => "session_started",
+            Event::RequestIssued { .. } => "request_issued",
+            Event::RequestCompleted { .. } => "request_completed",
+            Event::ProbeResult { .. } => "probe_result",
             Event::Hint(Hint::Battery { .. }) => "battery",
             Event::Hint(Hint::Temperature { .. }) => "temperature",
             Event::Hint(Hint::Screen { .. }) => "screen",
@@ -141,7 +156,10 @@ impl Event {
             | Event::SubflowPriority { conn, .. }
             | Event::PathUp { conn, .. }
             | Event::BytesCarried { conn, .. }
-            | Event::AppRequest { conn, .. } => Some(conn),
+            | Event::AppRequest { conn, .. }
+            | Event::RequestIssued { conn, .. }
+            | Event::RequestCompleted { conn, .. }
+            | Event::ProbeResult { conn, .. } => Some(conn),
             _ => None,
         }
     }

@@ -39,6 +39,8 @@ use crate::time::Time;
 
 /// A connection: the flow's index in the scenario.
 pub type ConnId = u32;
+/// A fetch session: its index in the scenario's `[[fetches]]`.
+pub type SessionId = u32;
 
 pub trait Controller {
     /// Reacts to `event`; `view` is the host as it is now. Actions go to `out`.

@@ -13,7 +13,7 @@
 
 use std::collections::BTreeMap;
 
-use super::{ConnId, Hint};
+use super::{ConnId, Hint, SessionId};
 use crate::time::Time;
 
 #[derive(Debug, Clone, Default)]
@@ -24,6 +24,8 @@ pub struct View {
     pub device: DeviceView,
     pub interfaces: Vec<InterfaceView>,
     pub connections: Vec<ConnectionView>,
+    /// The fetch sessions of this host that have started.
+    pub sessions: Vec<SessionView>,
 }
 
 /// The latest device hints (`control::Hint`).
@@ -104,6 +106,8 @@ pub struct ConnectionView {
     pub ooo_bytes: Option<u64>,
     /// The application on the connection, if the scenario gives one.
     pub app: Option<AppView>,
+    /// At the client of a fetch session's connection: what the session knows of it.
+    pub fetch: Option<FetchConnView>,
     /// At the data sender of a single-path TCP connection: its congestion
     /// state (an MPTCP connection's is per subflow).
     pub sender: Option<SenderSample>,
@@ -132,6 +136,41 @@ pub struct AppView {
     /// A video's manifest: its length (s) and its highest bitrate (bit/s).
     pub video_length_s: Option<f64>,
     pub video_top_bitrate_bps: Option<f64>,
+}
+
+/// A fetch session (`crate::app::fetch`), at its client.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SessionView {
+    pub id: SessionId,
+    pub name: String,
+    pub content: String,
+    /// The content's mirrors as the client's lookup returns them, in order.
+    pub mirrors: Vec<String>,
+    /// Where the next content requests go (None before the first steer).
+    pub current: Option<ConnId>,
+    /// Its connections opened and not closed.
+    pub connections: Vec<ConnId>,
+    /// Content bytes delivered, and the content's size.
+    pub bytes_done: u64,
+    pub bytes_total: u64,
+    /// Content requests under way.
+    pub pending: u32,
+    pub finished: bool,
+}
+
+/// A fetch session's connection, at the client.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FetchConnView {
+    pub session: SessionId,
+    pub mirror: String,
+    /// The client interface it is pinned to.
+    pub local_interface: u16,
+    /// RTT from the client's own samples: the handshake (SYN to SYN-ACK)
+    /// and probes, smoothed as RFC 6298 §2 does; and the least of them.
+    pub srtt: Option<Time>,
+    pub min_rtt: Option<Time>,
+    /// Responses under way on it (content and probes).
+    pub pending: u32,
 }
 
 impl ConnectionView {

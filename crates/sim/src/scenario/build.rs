@@ -125,7 +125,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         devices: &devices,
         device_specs: &sc.devices,
     };
-    let flows: Vec<FlowModel> = flows
+    let mut flows: Vec<FlowModel> = flows
         .into_iter()
         .enumerate()
         .filter_map(|(i, (field, mut f))| {
@@ -143,6 +143,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         })
         .collect();
 
+    let (contents, fetches) = super::fetches::resolve(sc, &by_name, &net, &defaults, links_ok, &mut flows, &mut p);
     let controllers = super::controllers::resolve(&sc.controllers, &nodes, &by_name, &mut p);
     let (resolvers, dns) = super::resolvers::resolve(&sc.resolvers, &sc.dns, &nodes, &by_name, &mut p);
     for d in device_problems.list {
@@ -166,6 +167,8 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         ues,
         resolvers,
         dns,
+        contents,
+        fetches,
         lab: sc.lab.clone(),
     };
     p.into_result(&src.name, model)
@@ -473,7 +476,7 @@ fn read_mahimahi(path: &Path) -> Result<Vec<u64>, String> {
 }
 
 /// Fills a TCP configuration from a table over `base`, checking each value.
-fn resolve_tcp(base: &TcpConfig, t: &TcpSpec, field: &str, p: &mut Problems) -> TcpConfig {
+pub(super) fn resolve_tcp(base: &TcpConfig, t: &TcpSpec, field: &str, p: &mut Problems) -> TcpConfig {
     let mut c = base.clone();
     let mut cc_known = true;
     if let Some(name) = &t.cc {
@@ -676,6 +679,7 @@ fn expand_flow(
                     dst: 0,
                     client: 0,
                     src_if: None,
+                    dst_if: None,
                     size: f.size.map(|s| s.0),
                     start,
                     after: None,
@@ -686,6 +690,7 @@ fn expand_flow(
                     forged_slow_downs: f.inrpp.as_ref().map_or(0, |a| a.forged_slow_downs),
                     inrpp_timeout_open_loop: f.inrpp.as_ref().is_none_or(|a| a.timeout_open_loop),
                     app: app.clone().map(|a| AppModel { name: if a.name.is_empty() { name.clone() } else { sub(&a.name) }, ..a }),
+                    fetch: None,
                     name,
                 },
                 src: sub(&f.src),
@@ -771,6 +776,7 @@ fn expand_workload(
                     dst: 0,
                     client: 0,
                     src_if: None,
+                    dst_if: None,
                     size: Some((packets * tcp.mss as f64) as u64),
                     start: at,
                     after: None,
@@ -781,6 +787,7 @@ fn expand_workload(
                     forged_slow_downs: 0,
                     inrpp_timeout_open_loop: true,
                     app: None,
+                    fetch: None,
                 },
                 src: s.to_string(),
                 dst: d.to_string(),

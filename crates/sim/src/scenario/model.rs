@@ -37,6 +37,10 @@ pub struct Model {
     pub resolvers: Vec<crate::dns::Resolver>,
     /// The hosts' stub resolvers (`[dns]`).
     pub dns: crate::dns::StubConfig,
+    /// Mirrored content (`[[contents]]`) and the fetch sessions that
+    /// download it (`[[fetches]]`; their candidate connections are flows).
+    pub contents: Vec<crate::app::content::ContentModel>,
+    pub fetches: Vec<crate::app::fetch::FetchModel>,
     /// The kernel lab's settings (`[lab]`); the simulator does not use them.
     pub lab: crate::scenario::spec::LabSpec,
 }
@@ -114,6 +118,9 @@ pub struct FlowModel {
     pub client: NodeId,
     /// A single-path flow bound to this interface of its source (`interface`).
     pub src_if: Option<u16>,
+    /// A single-path flow bound to this interface of its destination (a fetch
+    /// session's connection, pinned to one client interface).
+    pub dst_if: Option<u16>,
     /// None: bulk.
     pub size: Option<u64>,
     /// When the flow starts; with `after`, how long after that flow completes.
@@ -132,6 +139,9 @@ pub struct FlowModel {
     pub inrpp_timeout_open_loop: bool,
     /// The application on the connection (`crate::app`): the source serves it, the destination is its client.
     pub app: Option<crate::app::AppModel>,
+    /// A candidate connection of this fetch session (`Model::fetches`):
+    /// dormant until the session or a controller opens it.
+    pub fetch: Option<u32>,
 }
 
 impl Model {

@@ -53,6 +53,13 @@ pub struct Scenario {
     /// Settings of the kernel lab only; the simulator ignores them.
     #[serde(default)]
     pub lab: LabSpec,
+    /// Mirrored content: objects replicated on several servers (`scenario::fetches`).
+    #[serde(default)]
+    pub contents: Vec<super::fetches::ContentSpec>,
+    /// Fetch sessions: a client downloads a content in byte ranges over
+    /// connections to its mirrors (`crate::app::fetch`).
+    #[serde(default)]
+    pub fetches: Vec<super::fetches::FetchSpec>,
 }
 
 /// `[[resolvers]]`: a DNS resolver on a node (docs/dns.md).

@@ -3,8 +3,11 @@
 //! flow's destination) to the server (its source) as packets, appends the
 //! responses to the server's sending end, tells the client what its
 //! receiving end delivered, and wakes clients at the times they ask for.
+//! A fetch session's connections (`world/sessions.rs`) carry their requests
+//! the same way.
 
 use super::{Event, World};
+use crate::app::exchange::Exchange;
 use crate::app::Out;
 use crate::endpoint::Sender;
 use crate::net::packet::{Kind, Packet, PacketId, ANY_INTERFACE};
@@ -44,12 +47,23 @@ impl World<'_> {
         }
     }
 
+    /// The request/response exchange of `flow`'s application or fetch connection.
+    fn exchange(&mut self, flow: u32) -> &mut Exchange {
+        let f = &mut self.flows[flow as usize];
+        match (&mut f.app, &mut f.fetch) {
+            (Some(app), _) => &mut app.exchange,
+            (None, Some(c)) => &mut c.exchange,
+            (None, None) => unreachable!("requests travel on application and fetch connections only"),
+        }
+    }
+
     /// Request `id` leaves the client as one packet of the request's size;
     /// on an MPTCP connection over the subflow with the lowest RTT, else
-    /// routed by node (to the flow's `interface`, if it has one).
-    fn send_request(&mut self, flow: u32, id: u32) {
+    /// routed by node (from the client interface a fetch connection is
+    /// pinned to; to the flow's `interface`, if it has one).
+    pub(super) fn send_request(&mut self, flow: u32, id: u32) {
+        let bytes = self.exchange(flow).requests[id as usize].ask;
         let f = &self.flows[flow as usize];
-        let bytes = f.app.as_ref().expect("application flow").model.request_bytes;
         let mut p = Packet::new(flow, f.dst, f.src, Kind::Request, self.model.header_bytes + bytes);
         p.seq = id as u64;
         if let Sender::Mptcp(s) = &f.sender {
@@ -61,6 +75,9 @@ impl World<'_> {
         // A flow bound to the server's interface: its requests arrive there, as its ACKs do.
         if let Some(i) = self.flow_models[flow as usize].src_if {
             p.dst_if = i;
+        }
+        if let Some(i) = self.flow_models[flow as usize].dst_if {
+            p.src_if = i;
         }
         let (client, src_if) = (f.dst, p.src_if);
         self.counts.sent += 1;
@@ -77,8 +94,9 @@ impl World<'_> {
         let (flow, id) = (p.flow, p.seq as u32);
         self.counts.delivered += 1;
         self.pool.release(pid);
+        let now = self.now;
+        let bytes = self.exchange(flow).arrive(id, now);
         let f = &mut self.flows[flow as usize];
-        let bytes = f.app.as_mut().expect("application flow").exchange.arrive(id, self.now);
         if bytes > 0 {
             f.sender.write(bytes, &mut Io { now: self.now, out: &mut self.out, timers: &mut self.timers });
             self.flush(flow, true);
@@ -99,10 +117,15 @@ impl World<'_> {
     }
 
     pub(super) fn request_resend(&mut self, flow: u32, id: u32) {
-        let app = self.flows[flow as usize].app.as_mut().expect("application flow");
-        if !app.exchange.arrived(id) {
-            app.resent += 1;
-            self.send_request(flow, id);
+        if self.exchange(flow).arrived(id) {
+            return;
         }
+        let f = &mut self.flows[flow as usize];
+        match (&mut f.app, &f.fetch) {
+            (Some(app), _) => app.resent += 1,
+            (None, Some(c)) => self.sessions[c.session as usize].resent += 1,
+            (None, None) => unreachable!("requests travel on application and fetch connections only"),
+        }
+        self.send_request(flow, id);
     }
 }

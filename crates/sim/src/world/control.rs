@@ -23,7 +23,7 @@ use crate::control::log::ControllerLog;
 use crate::control::view::{ConnectionView, InterfaceView, LatestHints, Role, SenderSample, SubflowView};
 use crate::cc::westwood::Westwood;
 use crate::control::action::SENDER_ONLY;
-use crate::control::{Action, Attached as Instance, CloseReason, ConnId, Event as CtlEvent, Hint, View};
+use crate::control::{Action, ActionKind, Attached as Instance, CloseReason, ConnId, Event as CtlEvent, Hint, View};
 use crate::endpoint::{Receiver, Sender};
 use crate::mptcp::sender::SubflowState;
 use crate::mptcp::scheduler;
@@ -274,8 +274,9 @@ impl World<'_> {
     }
 
     /// The view of `host`: its interfaces and the connections it is an end of
-    /// that are under way (started, and not finished before now).
-    fn view(&self, host: NodeId) -> View {
+    /// that are under way (started, and not finished before now), as its
+    /// controllers get it.
+    pub fn view(&self, host: NodeId) -> View {
         let node = &self.model.nodes[host as usize];
         let interfaces = self
             .ifaces
@@ -300,11 +301,13 @@ impl World<'_> {
         let connections = (0..self.flows.len() as u32)
             .filter(|&i| {
                 let f = &self.flows[i as usize];
-                (f.src == host || f.dst == host) && f.started && f.receiver.finished_at().is_none_or(|t| t >= self.now)
+                let closed = f.fetch.as_ref().is_some_and(|c| c.closed_at.is_some_and(|t| t < self.now));
+                (f.src == host || f.dst == host) && f.started && f.receiver.finished_at().is_none_or(|t| t >= self.now) && !closed
             })
             .map(|i| self.connection_view(i, host))
             .collect();
-        let mut view = View { now: self.now, host: node.name.clone(), device: Default::default(), interfaces, connections };
+        let sessions = self.session_views(host);
+        let mut view = View { now: self.now, host: node.name.clone(), device: Default::default(), interfaces, connections, sessions };
         if let Some(d) = self.ctl.devices.get(&host) {
             d.fill(&mut view);
         }
@@ -340,6 +343,7 @@ impl World<'_> {
             bytes_received,
             ooo_bytes: None,
             app: f.app.as_ref().filter(|_| !at_src).map(|a| a.view()),
+            fetch: if at_src { None } else { self.fetch_conn_view(id) },
             sender: None,
             subflows: Vec::new(),
         };
@@ -398,6 +402,10 @@ impl World<'_> {
                 let backup = *backup;
                 self.on_subflow(host, *conn, *subflow, move |s, id, io| s.set_backup(id, backup, io))
             }
+            Action::OpenConnection { session, mirror, local_interface } => self.ctl_open_connection(host, *session, mirror, *local_interface).map(|()| None),
+            Action::CloseConnection { conn } => self.ctl_close_connection(host, *conn).map(|()| None),
+            Action::Steer { session, conn } => self.ctl_steer(host, *session, *conn).map(|()| None),
+            Action::Probe { conn, request_bytes, response_bytes } => self.ctl_probe(host, *conn, *request_bytes, *response_bytes).map(|()| None),
             Action::SetScheduler { conn, scheduler: name } => {
                 if !scheduler::names().contains(&name.as_str()) {
                     Err(format!("unknown scheduler '{name}' (known: {})", scheduler::names().join(", ")))
@@ -414,7 +422,9 @@ impl World<'_> {
         let inst = &self.ctl.instances[i as usize];
         let host_name = &self.model.nodes[host as usize].name;
         self.ctl.log.record(self.now, host_name, &inst.name, cause, &action, subflow, refused, detail);
-        if let Some(conn) = action.conn() {
+        // A fetch action sends what it sends itself: a flush here could issue a
+        // session's next request before the rest of the controller's actions.
+        if let Some(conn) = action.conn().filter(|_| !ActionKind::FETCH.contains(&action.kind())) {
             if (conn as usize) < self.flows.len() {
                 self.flush(conn, true);
             }

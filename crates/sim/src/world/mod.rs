@@ -7,11 +7,13 @@
 //!
 //! `control` feeds the hosts' device-side controllers and carries out their
 //! actions; `apps` carries the applications' requests and responses; `dns`
-//! the hosts' lookups and the resolvers' answers.
+//! the hosts' lookups and the resolvers' answers; `sessions` runs the fetch
+//! sessions over their connections.
 
 mod apps;
 mod control;
 pub mod dns;
+mod sessions;
 
 use std::collections::BTreeMap;
 use std::rc::Rc;
@@ -66,6 +68,8 @@ enum Event {
     DataLimits,
     /// A flow's application asked to be woken now.
     AppWake { flow: u32 },
+    /// A fetch session's start (`sessions`).
+    SessionStart { session: u32 },
     /// An application request that was lost is due to be sent again.
     RequestResend { flow: u32, id: u32 },
     /// A cell's TTI in one direction (`net::cell`).
@@ -94,6 +98,8 @@ pub struct Flow {
     pub receiver: Receiver,
     /// The application on the connection, if any (`crate::app`).
     pub app: Option<App>,
+    /// The fetch session this connection is a candidate of, if any.
+    pub fetch: Option<sessions::MirrorConn>,
 }
 
 /// Packet counts for the conservation check: sent = delivered + dropped + in flight.
@@ -133,20 +139,28 @@ pub struct World<'m> {
     pub air: Option<Air>,
     /// The hosts' stub resolvers and the DNS messages under way.
     pub dns: dns::Dns,
+    /// The fetch sessions (`[[fetches]]`), by id.
+    pub sessions: Vec<sessions::Session>,
 }
 
 impl<'m> World<'m> {
     pub fn new(model: &'m Model) -> World<'m> {
-        World::build(model, &model.flows, true)
+        World::build(model, &model.flows, true, Vec::new())
+    }
+
+    /// The world of `model` with `extra` controllers after the scenario's
+    /// (a policy of one's own, not registered as a kind, on the seam).
+    pub fn with_controllers(model: &'m Model, extra: Vec<crate::control::Attached>) -> World<'m> {
+        World::build(model, &model.flows, true, extra)
     }
 
     /// The world of `model` with `flows` instead of its own (the single-path
     /// baselines of MPTCP flows), without the scenario's `[[controllers]]`.
     pub fn with_flows(model: &'m Model, flow_models: &'m [FlowModel]) -> World<'m> {
-        World::build(model, flow_models, false)
+        World::build(model, flow_models, false, Vec::new())
     }
 
-    fn build(model: &'m Model, flow_models: &'m [FlowModel], controllers: bool) -> World<'m> {
+    fn build(model: &'m Model, flow_models: &'m [FlowModel], controllers: bool, extra: Vec<crate::control::Attached>) -> World<'m> {
         let seeds = Seeds { master: model.seed };
         let mut events = EventQueue::default();
         let mut links = Vec::with_capacity(model.links.len() * 2);
@@ -181,14 +195,15 @@ impl<'m> World<'m> {
         let mut shares: BTreeMap<LinkId, Rc<InterfaceShare>> = BTreeMap::new();
         for (i, f) in flow_models.iter().enumerate() {
             let id = i as u32;
-            if f.after.is_none() {
+            // A fetch session's connection waits to be opened.
+            if f.after.is_none() && f.fetch.is_none() {
                 events.schedule(f.start, Event::FlowStart { flow: id });
             }
             if let Some(stop) = f.stop {
                 events.schedule(stop, Event::FlowStop { flow: id });
             }
             // An application's server starts with nothing to send and writes as requests arrive.
-            let sent = if f.app.is_some() { Some(0) } else { f.size };
+            let sent = if f.app.is_some() || f.fetch.is_some() { Some(0) } else { f.size };
             let (mut sender, receiver) = match &f.mptcp {
                 None => (
                     Sender::new(
@@ -231,7 +246,8 @@ impl<'m> World<'m> {
                 s.timeout_open_loop = f.inrpp_timeout_open_loop;
             }
             let app = f.app.as_ref().map(App::new);
-            flows.push(Flow { src: f.src, dst: f.dst, start: f.start, started: false, dependents: Vec::new(), sender, receiver, app });
+            let fetch = f.fetch.map(|s| sessions::MirrorConn::new(s, &f.tcp));
+            flows.push(Flow { src: f.src, dst: f.dst, start: f.start, started: false, dependents: Vec::new(), sender, receiver, app, fetch });
         }
         for (i, f) in flow_models.iter().enumerate() {
             if let Some(a) = f.after {
@@ -241,7 +257,9 @@ impl<'m> World<'m> {
         let sampler = Sampler::new(model.sample_interval, flows.len(), links.len());
         let mut routers = RouterSet::new(&model.routers, links.len(), model.nodes.len());
         routers.start(Time::ZERO, &links);
-        let ctl = Controllers::new(crate::control::attach(model, flow_models, controllers), model.nodes.len(), flow_models);
+        let mut attached = crate::control::attach(model, flow_models, controllers);
+        attached.extend(extra);
+        let ctl = Controllers::new(attached, model.nodes.len(), flow_models);
         let energy = Accounts::new(model, &ifaces, links.len());
         let air = (!model.ues.is_empty()).then(|| {
             let names: Vec<String> = model.links.iter().map(|l| l.name.clone()).collect();
@@ -275,8 +293,10 @@ impl<'m> World<'m> {
             ctl,
             app_ts: app::Series::default(),
             dns: dns::Dns::new(model.dns),
+            sessions: model.fetches.iter().map(|_| Default::default()).collect(),
         };
         world.schedule_hints();
+        world.schedule_sessions();
         world.start_controllers();
         if model.sample_interval > Time::ZERO {
             world.events.schedule(model.sample_interval, Event::Sample);
@@ -311,17 +331,7 @@ impl<'m> World<'m> {
             Event::Arrive { pkt, link } => self.arrive(pkt, link),
             Event::TxDone { link } => self.tx_done(link),
             Event::LinkState { link, up } => self.set_link_state(link, up),
-            Event::FlowStart { flow } => {
-                let f = &mut self.flows[flow as usize];
-                f.started = true;
-                f.start = self.now;
-                if let Some(app) = &mut f.app {
-                    app.begin(self.now);
-                }
-                let mut io = Io { now: self.now, out: &mut self.out, timers: &mut self.timers };
-                f.sender.start(&mut io);
-                self.flush(flow, true);
-            }
+            Event::FlowStart { flow } => self.start_flow(flow),
             Event::FlowStop { flow } => self.flows[flow as usize].sender.stop_writing(),
             Event::Timer { flow, kind } => {
                 let f = &mut self.flows[flow as usize];
@@ -344,6 +354,7 @@ impl<'m> World<'m> {
             Event::Hint { slot } => self.scheduled_hint(slot),
             Event::DataLimits => self.raise_data_limits(),
             Event::AppWake { flow } => self.app_wake(flow),
+            Event::SessionStart { session } => self.session_start(session),
             Event::RequestResend { flow, id } => self.request_resend(flow, id),
             Event::CellTti { cell, uplink } => self.cell_tti(cell as usize, uplink),
             Event::CellReport { ue } => self.cell_report(ue),
@@ -352,6 +363,18 @@ impl<'m> World<'m> {
             Event::DnsCached { slot } => self.dns_cached(slot),
             Event::Sample => self.sample(),
         }
+    }
+
+    fn start_flow(&mut self, flow: u32) {
+        let f = &mut self.flows[flow as usize];
+        f.started = true;
+        f.start = self.now;
+        if let Some(app) = &mut f.app {
+            app.begin(self.now);
+        }
+        let mut io = Io { now: self.now, out: &mut self.out, timers: &mut self.timers };
+        f.sender.start(&mut io);
+        self.flush(flow, true);
     }
 
     /// Schedules the control timers that router modules asked for and
@@ -389,7 +412,7 @@ impl<'m> World<'m> {
     fn flush(&mut self, flow: u32, at_sender: bool) {
         let f = &self.flows[flow as usize];
         let node = if at_sender { f.src } else { f.dst };
-        let bound = self.flow_models[flow as usize].src_if;
+        let (bound, bound_dst) = (self.flow_models[flow as usize].src_if, self.flow_models[flow as usize].dst_if);
         let mut out = std::mem::take(&mut self.out);
         for mut p in out.drain(..) {
             // A flow bound to a source interface (`interface`): its packets
@@ -399,6 +422,15 @@ impl<'m> World<'m> {
                     p.src_if = i;
                 } else {
                     p.dst_if = i;
+                }
+            }
+            // Bound to a destination interface (a fetch connection's client
+            // interface): its packets go to it and the receiver's leave by it.
+            if let Some(i) = bound_dst {
+                if at_sender {
+                    p.dst_if = i;
+                } else {
+                    p.src_if = i;
                 }
             }
             self.counts.sent += 1;
@@ -417,6 +449,7 @@ impl<'m> World<'m> {
         }
         self.observe(flow);
         self.app_step(flow);
+        self.fetch_step(flow);
     }
 
     fn drop_packet(&mut self, id: PacketId) {
@@ -835,4 +868,3 @@ fn first_hop(model: &Model, f: &FlowModel, id: u32, shares: &mut BTreeMap<LinkId
         None => InterfaceShare::new(0.0),
     }
 }
-

@@ -44,7 +44,8 @@ impl Host<'_> {
             })
             .collect();
         let connections = (0..model.flows.len() as ConnId).filter_map(|i| self.view_connection(i, now)).collect();
-        let mut view = View { now, host: node.name.clone(), device: Default::default(), interfaces, connections };
+        // The lab runs no fetch sessions (`support.rs`).
+        let mut view = View { now, host: node.name.clone(), device: Default::default(), interfaces, connections, sessions: Vec::new() };
         self.hints.latest.fill(&mut view);
         view
     }
@@ -82,6 +83,7 @@ impl Host<'_> {
             ooo_bytes: None,
             // The application's client is the flow's destination (`traffic/app.rs`).
             app: state.app.as_ref().filter(|_| !at_src).map(|a| crate::traffic::app::lock(a).view()),
+            fetch: None,
             sender: None,
             subflows: Vec::new(),
         };

@@ -1,0 +1,226 @@
+//! A fetch session (`[[fetches]]`): a client downloads one mirrored content
+//! in byte-range requests (RFC 9110 §14.2: `Range: bytes=off-(off+len-1)`,
+//! answered with exactly those bytes, §15.3.7 206 Partial Content), in
+//! sequence, with up to `pipeline` outstanding (HTTP/1.1 pipelining,
+//! RFC 9112 §9.3.2). The session owns several candidate connections, one
+//! per (mirror, client interface); each request goes on the session's
+//! *current* connection at the moment it is sent and its response comes
+//! back on that connection. Moving the session (a steer) changes where the
+//! next requests go: requests already sent finish where they are (the
+//! request boundary remapping of PAT, §IV-B). Probes are small requests on
+//! any open connection whose response time is an RTT sample.
+//!
+//! This file keeps the session's ledger: which bytes were asked for, on
+//! which connection, and which arrived (`Ranges`: every byte exactly once).
+//! The world moves the requests and responses (`world/sessions.rs`).
+
+use super::ranges::Ranges;
+use crate::net::NodeId;
+use crate::time::Time;
+
+/// A session's validated settings.
+#[derive(Debug, Clone, PartialEq)]
+pub struct FetchModel {
+    pub name: String,
+    pub client: NodeId,
+    /// The content (an index into `Model::contents`) and its size.
+    pub content: usize,
+    pub bytes: u64,
+    /// Bytes asked for per request (the last one may be shorter).
+    pub chunk: u64,
+    /// Content requests outstanding at most.
+    pub pipeline: u32,
+    /// Bytes of each content request beside the packet header.
+    pub request_bytes: u32,
+    pub start: Time,
+    pub policy: Policy,
+    /// The client interface the default policy connects over.
+    pub prefer: u16,
+    /// The candidate connections, mirror-major in the content's mirror
+    /// order, then by client interface.
+    pub candidates: Vec<Candidate>,
+}
+
+/// Who opens the session's connections and steers it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Policy {
+    /// What an Android phone does: at the start, one connection to the
+    /// first mirror of the lookup over the preferred interface, used for
+    /// every request; controllers may still open others and steer.
+    Default,
+    /// Nothing until a controller opens a connection and steers to it.
+    Controller,
+}
+
+impl Policy {
+    pub fn name(self) -> &'static str {
+        match self {
+            Policy::Default => "default",
+            Policy::Controller => "controller",
+        }
+    }
+}
+
+/// A candidate connection: a dormant single-path TCP connection from
+/// `mirror` to the client's interface `iface`, the world's flow `flow`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Candidate {
+    pub mirror: NodeId,
+    pub iface: u16,
+    pub flow: u32,
+}
+
+/// What a request asks for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Ask {
+    /// Bytes [off, off + len) of the content.
+    Range { off: u64 },
+    /// A probe: its response carries no content.
+    Probe,
+}
+
+/// One request of the session, content or probe.
+#[derive(Debug, Clone)]
+pub struct SessionRequest {
+    pub ask: Ask,
+    /// Response bytes.
+    pub len: u64,
+    /// Request bytes beside the packet header.
+    pub request_bytes: u32,
+    /// The connection (flow) it went on.
+    pub conn: u32,
+    pub sent_at: Time,
+    /// When its response's last byte reached the client application.
+    pub done_at: Option<Time>,
+}
+
+#[derive(Debug)]
+pub struct Fetch {
+    pub requests: Vec<SessionRequest>,
+    /// The next content offset to ask for.
+    next: u64,
+    /// Content requests sent and not yet answered in full.
+    pending: u32,
+    delivered: Ranges,
+    /// Where the next content requests go.
+    pub current: Option<u32>,
+    pub started_at: Option<Time>,
+    pub finished_at: Option<Time>,
+    /// Steers that changed the current connection once it had one.
+    pub remaps: u64,
+}
+
+impl Fetch {
+    pub fn new() -> Fetch {
+        Fetch { requests: Vec::new(), next: 0, pending: 0, delivered: Ranges::default(), current: None, started_at: None, finished_at: None, remaps: 0 }
+    }
+
+    /// The next content request for the current connection `conn`, if the
+    /// pipeline has room and bytes remain to ask for: its index.
+    pub fn issue(&mut self, m: &FetchModel, conn: u32, now: Time) -> Option<u32> {
+        if self.pending >= m.pipeline || self.next >= m.bytes {
+            return None;
+        }
+        let len = m.chunk.min(m.bytes - self.next);
+        let ask = Ask::Range { off: self.next };
+        self.next += len;
+        self.pending += 1;
+        Some(self.record(ask, len, m.request_bytes, conn, now))
+    }
+
+    /// A probe of `request_bytes` for `len` response bytes on `conn`: its index.
+    pub fn probe(&mut self, conn: u32, request_bytes: u32, len: u64, now: Time) -> u32 {
+        self.record(Ask::Probe, len, request_bytes, conn, now)
+    }
+
+    fn record(&mut self, ask: Ask, len: u64, request_bytes: u32, conn: u32, now: Time) -> u32 {
+        self.requests.push(SessionRequest { ask, len, request_bytes, conn, sent_at: now, done_at: None });
+        self.requests.len() as u32 - 1
+    }
+
+    /// Request `i`'s response arrived in full. A content range is added to
+    /// what was delivered; a byte delivered twice is a bug, not a result.
+    pub fn complete(&mut self, m: &FetchModel, i: u32, now: Time) {
+        let r = &mut self.requests[i as usize];
+        r.done_at = Some(now);
+        if let Ask::Range { off } = r.ask {
+            if let Err(o) = self.delivered.insert(off, r.len) {
+                panic!("fetch '{}': bytes [{}, {}) delivered twice (overlap with [{}, {}))", m.name, o.new.0, o.new.1, o.old.0, o.old.1);
+            }
+            self.pending -= 1;
+            if self.delivered.complete(m.bytes) {
+                self.finished_at = Some(now);
+            }
+        }
+    }
+
+    /// Makes `conn` the current connection; whether that moved the session.
+    pub fn steer(&mut self, conn: u32) -> bool {
+        let moved = self.current.is_some_and(|c| c != conn);
+        self.remaps += moved as u64;
+        self.current = Some(conn);
+        moved
+    }
+
+    /// Content requests outstanding, on every connection.
+    pub fn pending(&self) -> u32 {
+        self.pending
+    }
+
+    /// Responses (content and probes) outstanding on `conn`.
+    pub fn pending_on(&self, conn: u32) -> u32 {
+        self.requests.iter().filter(|r| r.conn == conn && r.done_at.is_none()).count() as u32
+    }
+
+    /// Content bytes delivered.
+    pub fn bytes_done(&self) -> u64 {
+        self.delivered.bytes()
+    }
+}
+
+impl Default for Fetch {
+    fn default() -> Fetch {
+        Fetch::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn model(bytes: u64, chunk: u64, pipeline: u32) -> FetchModel {
+        FetchModel {
+            name: "f".into(),
+            client: 0,
+            content: 0,
+            bytes,
+            chunk,
+            pipeline,
+            request_bytes: 300,
+            start: Time::ZERO,
+            policy: Policy::Default,
+            prefer: 0,
+            candidates: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn asks_in_chunks_within_the_pipeline_and_finishes_on_the_last_byte() {
+        let m = model(2500, 1000, 2);
+        let mut f = Fetch::new();
+        assert!(!f.steer(7), "the first connection is no remap");
+        let a = f.issue(&m, 7, Time::ZERO).unwrap();
+        let b = f.issue(&m, 7, Time::ZERO).unwrap();
+        assert_eq!(f.issue(&m, 7, Time::ZERO), None, "the pipeline is full");
+        f.complete(&m, b, Time::from_millis(5));
+        assert!(f.steer(9) && f.remaps == 1);
+        let c = f.issue(&m, 9, Time::from_millis(5)).unwrap();
+        assert_eq!((f.requests[c as usize].ask, f.requests[c as usize].len), (Ask::Range { off: 2000 }, 500));
+        assert_eq!(f.issue(&m, 9, Time::from_millis(5)), None, "the pipeline is full again");
+        f.complete(&m, c, Time::from_millis(6));
+        assert_eq!(f.issue(&m, 9, Time::from_millis(6)), None, "nothing left to ask for");
+        assert_eq!(f.finished_at, None, "[0, 1000) is still missing");
+        f.complete(&m, a, Time::from_millis(8));
+        assert_eq!((f.finished_at, f.bytes_done()), (Some(Time::from_millis(8)), 2500));
+    }
+}

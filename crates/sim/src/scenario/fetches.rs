@@ -1,0 +1,248 @@
+//! `[[contents]]` and `[[fetches]]`: mirrored content and the sessions that
+//! download it in byte ranges (`crate::app::fetch`). Each session's
+//! candidate connections — one per (mirror, client interface) that reaches
+//! the mirror and back — become dormant single-path TCP flows from the
+//! mirror to the client, pinned to that client interface, appended after
+//! the scenario's own flows and named `fetch/mirror/interface`.
+
+use std::collections::{HashMap, HashSet};
+
+use serde::Deserialize;
+
+use super::build::{resolve_tcp, suggest};
+use super::error::Problems;
+use super::model::FlowModel;
+use super::mptcp::Network;
+use super::spec::{NodeKind, Scenario, TcpSpec};
+use crate::app::content::ContentModel;
+use crate::app::fetch::{Candidate, FetchModel, Policy};
+use crate::net::NodeId;
+use crate::tcp::TcpConfig;
+use crate::time::Time;
+use crate::units::{Bytes, Duration};
+
+/// `[[contents]]`: an object and the nodes holding a replica.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ContentSpec {
+    pub name: String,
+    pub bytes: Bytes,
+    /// Hosts holding a replica, in the order the lookup returns them.
+    pub mirrors: Vec<String>,
+}
+
+/// `[[fetches]]`: a client downloading one content in byte ranges.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct FetchSpec {
+    /// Defaults to "fetch{index}".
+    pub name: Option<String>,
+    pub client: String,
+    pub content: String,
+    /// Bytes per request; default the whole content (one request).
+    pub chunk: Option<Bytes>,
+    /// Content requests outstanding at most (default 1).
+    pub pipeline: Option<u32>,
+    /// Bytes of each request beside the packet header (default 300).
+    pub request: Option<Bytes>,
+    pub start: Option<Duration>,
+    /// `default` (one connection to the first mirror over the preferred
+    /// interface) or `controller` (a controller opens and steers).
+    pub policy: Option<String>,
+    /// The client interface the default policy uses (default its first).
+    pub prefer: Option<String>,
+    /// TCP parameters of every candidate connection over `[tcp]`.
+    #[serde(default)]
+    pub tcp: TcpSpec,
+}
+
+/// A typical HTTP GET with a Range header (a few hundred bytes).
+const REQUEST_BYTES: u64 = 300;
+
+/// Resolves the contents and sessions, appending each session's candidate
+/// connections to `flows`. Routes are checked only when every link was
+/// built (`check_routes`).
+pub fn resolve(
+    sc: &Scenario,
+    by_name: &HashMap<String, NodeId>,
+    net: &Network,
+    defaults: &TcpConfig,
+    check_routes: bool,
+    flows: &mut Vec<FlowModel>,
+    p: &mut Problems,
+) -> (Vec<ContentModel>, Vec<FetchModel>) {
+    let contents = contents(&sc.contents, by_name, net, p);
+    let mut names: HashSet<String> = flows.iter().map(|f| f.name.clone()).collect();
+    let mut fetches = Vec::new();
+    for (i, spec) in sc.fetches.iter().enumerate() {
+        let field = format!("fetches[{i}]");
+        let at = Place { field: &field, index: i, session: fetches.len() as u32 };
+        if let Some(m) = fetch(spec, &at, &contents, by_name, net, defaults, check_routes, sc.sim.duration.0, flows, &mut names, p) {
+            fetches.push(m);
+        }
+    }
+    (contents, fetches)
+}
+
+fn contents(specs: &[ContentSpec], by_name: &HashMap<String, NodeId>, net: &Network, p: &mut Problems) -> Vec<ContentModel> {
+    let mut out: Vec<ContentModel> = Vec::new();
+    for (i, c) in specs.iter().enumerate() {
+        let field = format!("contents[{i}]");
+        if out.iter().any(|o| o.name == c.name) {
+            p.add(format!("{field}.name"), format!("duplicate content name '{}'", c.name));
+        }
+        if c.bytes.0 == 0 {
+            p.add(format!("{field}.bytes"), "must be positive");
+        }
+        if c.mirrors.is_empty() {
+            p.add(format!("{field}.mirrors"), "needs at least one mirror (a node holding a replica)");
+        }
+        let mut mirrors = Vec::new();
+        for (j, name) in c.mirrors.iter().enumerate() {
+            let at = format!("{field}.mirrors[{j}]");
+            match by_name.get(name) {
+                None => p.add(at, format!("unknown node '{name}'{}", suggest(name, by_name.keys()))),
+                Some(&n) if net.nodes[n as usize].kind == NodeKind::Router => p.add(at, format!("'{name}' is a router; mirrors are hosts")),
+                Some(&n) if mirrors.contains(&n) => p.add(at, format!("'{name}' is listed twice")),
+                Some(&n) => mirrors.push(n),
+            }
+        }
+        out.push(ContentModel { name: c.name.clone(), bytes: c.bytes.0, mirrors });
+    }
+    out
+}
+
+/// Where a `[[fetches]]` entry is: its field, its index in the file, and
+/// the session id it gets if it is valid.
+struct Place<'a> {
+    field: &'a str,
+    index: usize,
+    session: u32,
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fetch(
+    spec: &FetchSpec,
+    at: &Place,
+    contents: &[ContentModel],
+    by_name: &HashMap<String, NodeId>,
+    net: &Network,
+    defaults: &TcpConfig,
+    check_routes: bool,
+    duration: Time,
+    flows: &mut Vec<FlowModel>,
+    names: &mut HashSet<String>,
+    p: &mut Problems,
+) -> Option<FetchModel> {
+    let (field, before) = (at.field, p.list.len());
+    let name = spec.name.clone().unwrap_or_else(|| format!("fetch{}", at.index));
+    let tcp = resolve_tcp(defaults, &spec.tcp, &format!("{field}.tcp"), p);
+    let client = match by_name.get(&spec.client) {
+        None => {
+            p.add(format!("{field}.client"), format!("unknown node '{}'{}", spec.client, suggest(&spec.client, by_name.keys())));
+            None
+        }
+        Some(&n) if net.nodes[n as usize].kind == NodeKind::Router => {
+            p.add(format!("{field}.client"), format!("'{}' is a router; clients are hosts", spec.client));
+            None
+        }
+        Some(&n) => Some(n),
+    };
+    let content = contents.iter().position(|c| c.name == spec.content);
+    if content.is_none() {
+        let known: Vec<&str> = contents.iter().map(|c| c.name.as_str()).collect();
+        p.add(
+            format!("{field}.content"),
+            format!("unknown content '{}' (known: {})", spec.content, if known.is_empty() { "none".into() } else { known.join(", ") }),
+        );
+    }
+    let (client, content) = (client?, content?);
+    let c = &contents[content];
+    let chunk = spec.chunk.map_or(c.bytes, |b| b.0);
+    if chunk == 0 || chunk > c.bytes {
+        p.add(format!("{field}.chunk"), format!("must be positive and at most the content's {} bytes, got {chunk}", c.bytes));
+    }
+    let pipeline = spec.pipeline.unwrap_or(1);
+    if pipeline == 0 {
+        p.add(format!("{field}.pipeline"), "must be at least 1");
+    }
+    let request = spec.request.map_or(REQUEST_BYTES, |r| r.0);
+    if request == 0 || request > u32::MAX as u64 / 2 {
+        p.add(format!("{field}.request"), "must be positive (and under 2 GB)");
+    }
+    let start = spec.start.map_or(Time::ZERO, |s| s.0);
+    if start >= duration {
+        p.add(format!("{field}.start"), format!("starts at {start}, not before the end of the run ({duration})"));
+    }
+    let policy = match spec.policy.as_deref().unwrap_or("default") {
+        "default" => Policy::Default,
+        "controller" => Policy::Controller,
+        other => {
+            p.add(format!("{field}.policy"), format!("unknown policy '{other}' (known: default, controller)"));
+            Policy::Default
+        }
+    };
+    let node = &net.nodes[client as usize];
+    let prefer = match &spec.prefer {
+        None => 0,
+        Some(i) => match node.interfaces.iter().position(|n| n == i) {
+            Some(k) => k as u16,
+            None => {
+                p.add(format!("{field}.prefer"), format!("'{i}' is not an interface of '{}' (it has: {})", node.name, node.interfaces.join(", ")));
+                return None;
+            }
+        },
+    };
+    let mut candidates = Vec::new();
+    for &mirror in &c.mirrors {
+        let mname = &net.nodes[mirror as usize].name;
+        if mirror == client {
+            p.add(format!("{field}.client"), format!("'{mname}' is a mirror of '{}' itself", c.name));
+            continue;
+        }
+        let reaches = |k: u16| !check_routes || net.ifaces.reachable_from(net.routes, net.is_router, client, k, mirror);
+        let ifaces: Vec<u16> = (0..node.interfaces.len() as u16).filter(|&k| reaches(k)).collect();
+        if ifaces.is_empty() {
+            p.add(
+                format!("{field}.content"),
+                format!("mirror '{mname}' of '{}' is unreachable from every interface of '{}' ({})", c.name, node.name, node.interfaces.join(", ")),
+            );
+        }
+        for k in ifaces {
+            candidates.push(Candidate { mirror, iface: k, flow: 0 });
+        }
+    }
+    if policy == Policy::Default && !candidates.iter().any(|k| k.iface == prefer) {
+        p.add(format!("{field}.prefer"), format!("no mirror of '{}' is reachable over '{}'", c.name, node.interfaces[prefer as usize]));
+    }
+    if p.list.len() != before {
+        return None;
+    }
+    for k in &mut candidates {
+        let flow_name = format!("{name}/{}/{}", net.nodes[k.mirror as usize].name, node.interfaces[k.iface as usize]);
+        if !names.insert(flow_name.clone()) {
+            p.add(format!("{field}.name"), format!("its connection '{flow_name}' has the name of another flow"));
+        }
+        k.flow = flows.len() as u32;
+        flows.push(FlowModel {
+            name: flow_name,
+            src: k.mirror,
+            dst: client,
+            client,
+            src_if: None,
+            dst_if: Some(k.iface),
+            size: None,
+            start,
+            after: None,
+            stop: None,
+            transport: "tcp".into(),
+            tcp: tcp.clone(),
+            mptcp: None,
+            forged_slow_downs: 0,
+            inrpp_timeout_open_loop: true,
+            app: None,
+            fetch: Some(at.session),
+        });
+    }
+    Some(FetchModel { name, client, content, bytes: c.bytes, chunk, pipeline, request_bytes: request as u32, start, policy, prefer, candidates })
+}

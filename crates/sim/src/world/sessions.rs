@@ -1,0 +1,370 @@
+//! The world's side of fetch sessions (`crate::app::fetch`): it starts each
+//! session at its time (opening the default connection under the default
+//! policy), opens, steers, probes and closes connections for controllers,
+//! sends each content request on the session's current connection, and
+//! hands completed responses back to the session's ledger.
+//!
+//! A session's connections are flows (`FlowModel::fetch`), dormant until
+//! opened: single-path TCP from the mirror to the client, pinned to one
+//! client interface. Requests and responses use the persistent-connection
+//! exchange of the applications (`app::exchange`, `world/apps.rs`), so a
+//! lost request is resent as an application's is.
+
+use super::{Event, World};
+use crate::app::exchange::Exchange;
+use crate::app::fetch::{Ask, Fetch, Policy, SessionRequest};
+use crate::control::action::{CURRENT_CONNECTION, NOT_ESTABLISHED, NOT_REOPENED, RESPONSES_PENDING};
+use crate::control::view::{FetchConnView, SessionView};
+use crate::control::{ConnId, Event as CtlEvent, SessionId};
+use crate::metrics::{Column, Table};
+use crate::net::NodeId;
+use crate::tcp::rtt::RttEstimator;
+use crate::tcp::TcpConfig;
+use crate::time::Time;
+
+/// A running fetch session.
+#[derive(Debug, Default)]
+pub struct Session {
+    pub fetch: Fetch,
+    /// Requests sent again after a loss, on any of its connections.
+    pub resent: u64,
+}
+
+/// A fetch session's connection, at the client.
+pub struct MirrorConn {
+    pub session: SessionId,
+    pub exchange: Exchange,
+    /// The session's request behind each of the exchange's, by id.
+    asks: Vec<u32>,
+    pub opened_at: Option<Time>,
+    /// When the handshake's RTT sample was taken.
+    handshake_at: Option<Time>,
+    pub closed_at: Option<Time>,
+    /// The client's RTT samples: the handshake and probes.
+    rtt: RttEstimator,
+}
+
+impl MirrorConn {
+    pub fn new(session: SessionId, tcp: &TcpConfig) -> MirrorConn {
+        let rtt = RttEstimator::new(tcp.initial_rto, tcp.min_rto, tcp.max_rto);
+        MirrorConn { session, exchange: Exchange::default(), asks: Vec::new(), opened_at: None, handshake_at: None, closed_at: None, rtt }
+    }
+}
+
+impl World<'_> {
+    /// Schedules every session's start.
+    pub(super) fn schedule_sessions(&mut self) {
+        for (s, m) in self.model.fetches.iter().enumerate() {
+            self.events.schedule(m.start, Event::SessionStart { session: s as u32 });
+        }
+    }
+
+    /// The mirrors the client learns for a session's content, in order:
+    /// today the content's list as the scenario gives it.
+    fn lookup(&self, session: SessionId) -> &[NodeId] {
+        let m = &self.model.fetches[session as usize];
+        &self.model.contents[m.content].mirrors
+    }
+
+    /// The session starts: its client's controllers hear of it; under the
+    /// default policy it connects to the first mirror of the lookup over
+    /// its preferred interface (validation guarantees one) and uses it.
+    pub(super) fn session_start(&mut self, session: SessionId) {
+        let m = &self.model.fetches[session as usize];
+        self.sessions[session as usize].fetch.started_at = Some(self.now);
+        self.tell_host(m.client, &CtlEvent::SessionStarted { session });
+        if m.policy == Policy::Default {
+            let (prefer, candidates) = (m.prefer, &m.candidates);
+            let conn = self
+                .lookup(session)
+                .iter()
+                .find_map(|&mirror| candidates.iter().find(|k| k.mirror == mirror && k.iface == prefer))
+                .expect("validation: a mirror is reachable over the preferred interface")
+                .flow;
+            self.open_connection(conn);
+            self.sessions[session as usize].fetch.steer(conn);
+            self.fetch_step(conn);
+        }
+    }
+
+    fn open_connection(&mut self, conn: ConnId) {
+        self.flows[conn as usize].fetch.as_mut().expect("a fetch connection").opened_at = Some(self.now);
+        self.start_flow(conn);
+    }
+
+    /// After a fetch connection's end-points acted: notes its handshake,
+    /// completes the responses its in-order bytes cover, and lets its
+    /// session send what it may.
+    pub(super) fn fetch_step(&mut self, conn: ConnId) {
+        let now = self.now;
+        let f = &mut self.flows[conn as usize];
+        let Some(c) = f.fetch.as_mut() else { return };
+        if c.opened_at.is_none() {
+            return;
+        }
+        if c.handshake_at.is_none() && f.sender.is_established() {
+            c.handshake_at = Some(now);
+            c.rtt.sample(now - c.opened_at.expect("opened"));
+        }
+        let done: Vec<u32> = c.exchange.deliver(f.receiver.delivered(), now).into_iter().map(|id| c.asks[id as usize]).collect();
+        let session = c.session;
+        for r in done {
+            self.response_done(session, conn, r);
+        }
+        self.fetch_issue(session);
+    }
+
+    fn response_done(&mut self, session: SessionId, conn: ConnId, r: u32) {
+        let m = &self.model.fetches[session as usize];
+        let fetch = &mut self.sessions[session as usize].fetch;
+        fetch.complete(m, r, self.now);
+        let req = &fetch.requests[r as usize];
+        let event = match req.ask {
+            Ask::Range { .. } => CtlEvent::RequestCompleted { session, conn, pending: fetch.pending() },
+            Ask::Probe => {
+                let rtt = self.now - req.sent_at;
+                self.flows[conn as usize].fetch.as_mut().expect("a fetch connection").rtt.sample(rtt);
+                CtlEvent::ProbeResult { conn, rtt }
+            }
+        };
+        self.tell_host(m.client, &event);
+    }
+
+    /// Sends the session's next content requests on its current connection
+    /// while it is established and the pipeline has room.
+    fn fetch_issue(&mut self, session: SessionId) {
+        let m = &self.model.fetches[session as usize];
+        loop {
+            let fetch = &mut self.sessions[session as usize].fetch;
+            let Some(conn) = fetch.current else { return };
+            let f = &self.flows[conn as usize];
+            if !f.sender.is_established() || f.fetch.as_ref().expect("a fetch connection").closed_at.is_some() {
+                return;
+            }
+            let Some(r) = fetch.issue(m, conn, self.now) else {
+                return;
+            };
+            let (pending, len) = (fetch.pending(), fetch.requests[r as usize].len);
+            self.send_on(conn, r, m.request_bytes, len);
+            self.tell_host(m.client, &CtlEvent::RequestIssued { session, conn, pending });
+        }
+    }
+
+    /// Session request `r` leaves the client on `conn`.
+    fn send_on(&mut self, conn: ConnId, r: u32, request_bytes: u32, len: u64) {
+        let c = self.flows[conn as usize].fetch.as_mut().expect("a fetch connection");
+        let id = c.exchange.send(request_bytes, len, self.now);
+        c.asks.push(r);
+        self.send_request(conn, id);
+    }
+
+    /// The session whose client is `host` and that owns `conn`, if any.
+    fn fetch_conn(&self, host: NodeId, conn: ConnId) -> Result<SessionId, String> {
+        let c = self.flows.get(conn as usize).and_then(|f| f.fetch.as_ref().filter(|_| f.dst == host));
+        c.map(|c| c.session).ok_or_else(|| format!("connection {conn} is not one of this host's fetch connections"))
+    }
+
+    fn own_session(&self, host: NodeId, session: SessionId) -> Result<(), String> {
+        match self.model.fetches.get(session as usize) {
+            Some(m) if m.client == host => match self.sessions[session as usize].fetch.started_at {
+                Some(_) => Ok(()),
+                None => Err(format!("session {session} has not started")),
+            },
+            _ => Err(format!("session {session} is not one of this host's")),
+        }
+    }
+
+    pub(super) fn ctl_open_connection(&mut self, host: NodeId, session: SessionId, mirror: &str, local: u16) -> Result<(), String> {
+        self.own_session(host, session)?;
+        let m = &self.model.fetches[session as usize];
+        let node = self.model.nodes.iter().position(|n| n.name == mirror).map(|n| n as NodeId);
+        let Some(node) = node.filter(|n| self.lookup(session).contains(n)) else {
+            return Err(format!("'{mirror}' is not a mirror of '{}'", self.model.contents[m.content].name));
+        };
+        let Some(k) = m.candidates.iter().find(|k| k.mirror == node && k.iface == local) else {
+            return Err(format!("'{mirror}' is not reachable over local interface {local}"));
+        };
+        let conn = k.flow;
+        if !self.links[self.ifaces.get(host, local).out as usize].up {
+            return Err(format!("local interface {local} is down"));
+        }
+        let c = self.flows[conn as usize].fetch.as_ref().expect("a fetch connection");
+        if c.closed_at.is_some() {
+            return Err(NOT_REOPENED.into());
+        }
+        if c.opened_at.is_some() {
+            return Err(format!("already open as connection {conn}"));
+        }
+        self.open_connection(conn);
+        Ok(())
+    }
+
+    pub(super) fn ctl_steer(&mut self, host: NodeId, session: SessionId, conn: ConnId) -> Result<(), String> {
+        self.own_session(host, session)?;
+        if self.fetch_conn(host, conn)? != session {
+            return Err(format!("connection {conn} is not one of session {session}'s"));
+        }
+        let c = self.flows[conn as usize].fetch.as_ref().expect("a fetch connection");
+        if c.opened_at.is_none() || c.closed_at.is_some() {
+            return Err(format!("connection {conn} is not open"));
+        }
+        self.sessions[session as usize].fetch.steer(conn);
+        self.fetch_issue(session);
+        Ok(())
+    }
+
+    pub(super) fn ctl_close_connection(&mut self, host: NodeId, conn: ConnId) -> Result<(), String> {
+        let session = self.fetch_conn(host, conn)?;
+        let fetch = &self.sessions[session as usize].fetch;
+        let c = self.flows[conn as usize].fetch.as_ref().expect("a fetch connection");
+        if c.opened_at.is_none() || c.closed_at.is_some() {
+            return Err(format!("connection {conn} is not open"));
+        }
+        if fetch.current == Some(conn) {
+            return Err(CURRENT_CONNECTION.into());
+        }
+        if fetch.pending_on(conn) > 0 {
+            return Err(RESPONSES_PENDING.into());
+        }
+        self.flows[conn as usize].fetch.as_mut().expect("a fetch connection").closed_at = Some(self.now);
+        self.tell_host(host, &CtlEvent::ConnectionClosed { conn });
+        Ok(())
+    }
+
+    pub(super) fn ctl_probe(&mut self, host: NodeId, conn: ConnId, request_bytes: u32, response_bytes: u64) -> Result<(), String> {
+        let session = self.fetch_conn(host, conn)?;
+        let f = &self.flows[conn as usize];
+        if f.fetch.as_ref().expect("a fetch connection").closed_at.is_some() {
+            return Err(format!("connection {conn} is closed"));
+        }
+        if !f.sender.is_established() {
+            return Err(NOT_ESTABLISHED.into());
+        }
+        if request_bytes == 0 || response_bytes == 0 {
+            return Err("a probe needs a request and a response of at least one byte each".into());
+        }
+        let r = self.sessions[session as usize].fetch.probe(conn, request_bytes, response_bytes, self.now);
+        self.send_on(conn, r, request_bytes, response_bytes);
+        Ok(())
+    }
+
+    /// The sessions of `host` that have started, as its controllers see them.
+    pub(super) fn session_views(&self, host: NodeId) -> Vec<SessionView> {
+        let name = |n: NodeId| self.model.nodes[n as usize].name.clone();
+        (0..self.sessions.len() as SessionId)
+            .filter(|&s| self.model.fetches[s as usize].client == host && self.sessions[s as usize].fetch.started_at.is_some())
+            .map(|s| {
+                let (m, fetch) = (&self.model.fetches[s as usize], &self.sessions[s as usize].fetch);
+                SessionView {
+                    id: s,
+                    name: m.name.clone(),
+                    content: self.model.contents[m.content].name.clone(),
+                    mirrors: self.lookup(s).iter().map(|&n| name(n)).collect(),
+                    current: fetch.current,
+                    connections: m
+                        .candidates
+                        .iter()
+                        .map(|k| k.flow)
+                        .filter(|&c| self.flows[c as usize].fetch.as_ref().is_some_and(|c| c.opened_at.is_some() && c.closed_at.is_none()))
+                        .collect(),
+                    bytes_done: fetch.bytes_done(),
+                    bytes_total: m.bytes,
+                    pending: fetch.pending(),
+                    finished: fetch.finished_at.is_some(),
+                }
+            })
+            .collect()
+    }
+
+    /// What the client knows of fetch connection `conn`.
+    pub(super) fn fetch_conn_view(&self, conn: ConnId) -> Option<FetchConnView> {
+        let c = self.flows[conn as usize].fetch.as_ref()?;
+        let m = &self.model.fetches[c.session as usize];
+        let k = m.candidates.iter().find(|k| k.flow == conn).expect("a candidate of its session");
+        Some(FetchConnView {
+            session: c.session,
+            mirror: self.model.nodes[k.mirror as usize].name.clone(),
+            local_interface: k.iface,
+            srtt: c.rtt.srtt(),
+            min_rtt: c.rtt.min_rtt,
+            pending: self.sessions[c.session as usize].fetch.pending_on(conn),
+        })
+    }
+}
+
+impl World<'_> {
+    /// The `fetches` table (one row per session) and `fetch_requests` (one
+    /// row per request, content or probe), at the end of the run.
+    pub fn fetch_tables(&self) -> [Table; 2] {
+        let node = |n: NodeId| self.model.nodes[n as usize].name.clone();
+        let (mut id, mut name, mut client, mut content, mut policy, mut total) = (vec![], vec![], vec![], vec![], vec![], vec![]);
+        let (mut bytes, mut requests, mut start, mut completion, mut conns, mut remaps) = (vec![], vec![], vec![], vec![], vec![], vec![]);
+        let (mut probes, mut probe_bytes, mut resent) = (vec![], vec![], vec![]);
+        let (mut r_session, mut r_id, mut r_kind, mut r_off, mut r_len) = (vec![], vec![], vec![], vec![], vec![]);
+        let (mut r_flow, mut r_mirror, mut r_iface, mut r_sent, mut r_done) = (vec![], vec![], vec![], vec![], vec![]);
+        for (s, (m, session)) in self.model.fetches.iter().zip(&self.sessions).enumerate() {
+            let f = &session.fetch;
+            let is_probe = |r: &&SessionRequest| r.ask == Ask::Probe;
+            id.push(s as u32);
+            name.push(m.name.clone());
+            client.push(node(m.client));
+            content.push(self.model.contents[m.content].name.clone());
+            policy.push(m.policy.name().to_string());
+            total.push(m.bytes);
+            bytes.push(f.bytes_done());
+            requests.push(f.requests.iter().filter(|r| !is_probe(r)).count() as u64);
+            start.push(f.started_at.map(Time::secs));
+            completion.push(f.finished_at.zip(f.started_at).map(|(end, begin)| (end - begin).secs()));
+            conns.push(m.candidates.iter().filter(|k| self.flows[k.flow as usize].started).count() as u64);
+            remaps.push(f.remaps);
+            probes.push(f.requests.iter().filter(is_probe).count() as u64);
+            probe_bytes.push(f.requests.iter().filter(is_probe).map(|r| r.request_bytes as u64 + r.len).sum());
+            resent.push(session.resent);
+            for (i, r) in f.requests.iter().enumerate() {
+                let k = m.candidates.iter().find(|k| k.flow == r.conn).expect("a candidate of its session");
+                r_session.push(s as u32);
+                r_id.push(i as u32);
+                let (kind, off) = match r.ask {
+                    Ask::Range { off } => ("range", Some(off)),
+                    Ask::Probe => ("probe", None),
+                };
+                r_kind.push(kind.to_string());
+                r_off.push(off);
+                r_len.push(r.len);
+                r_flow.push(r.conn);
+                r_mirror.push(node(k.mirror));
+                r_iface.push(self.model.nodes[m.client as usize].interfaces[k.iface as usize].clone());
+                r_sent.push(r.sent_at.secs());
+                r_done.push(r.done_at.map(Time::secs));
+            }
+        }
+        let sessions = Table::new("fetches")
+            .col("session_id", Column::U32(id))
+            .col("name", Column::Str(name))
+            .col("client", Column::Str(client))
+            .col("content", Column::Str(content))
+            .col("policy", Column::Str(policy))
+            .col("content_bytes", Column::U64(total))
+            .col("bytes", Column::U64(bytes))
+            .col("requests", Column::U64(requests))
+            .col("start_s", Column::OptF64(start))
+            .col("completion_s", Column::OptF64(completion))
+            .col("connections", Column::U64(conns))
+            .col("remaps", Column::U64(remaps))
+            .col("probes", Column::U64(probes))
+            .col("probe_bytes", Column::U64(probe_bytes))
+            .col("requests_resent", Column::U64(resent));
+        let requests = Table::new("fetch_requests")
+            .col("session_id", Column::U32(r_session))
+            .col("request_id", Column::U32(r_id))
+            .col("kind", Column::Str(r_kind))
+            .col("offset", Column::OptU64(r_off))
+            .col("bytes", Column::U64(r_len))
+            .col("flow_id", Column::U32(r_flow))
+            .col("mirror", Column::Str(r_mirror))
+            .col("interface", Column::Str(r_iface))
+            .col("sent_s", Column::F64(r_sent))
+            .col("done_s", Column::OptF64(r_done));
+        [sessions, requests]
+    }
+}
