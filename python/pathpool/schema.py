@@ -332,6 +332,7 @@ FETCHES = _table(
     _column("probes", pa.uint64(), "Probes sent", "probes"),
     _column("probe_bytes", pa.uint64(), "Probe request and response bytes (payload; headers not counted)", "bytes"),
     _column("requests_resent", pa.uint64(), "Requests (content or probe) sent again after a loss", "requests"),
+    _column("error", pa.string(), "Why the session could not go on (its lookup failed, no mirror of the answer reachable); empty if nothing stopped it"),
 )
 
 FETCH_REQUESTS = _table(
@@ -345,6 +346,7 @@ FETCH_REQUESTS = _table(
     _column("mirror", pa.string(), "That connection's mirror"),
     _column("interface", pa.string(), "That connection's client interface"),
     _column("sent_s", pa.float64(), "When the client sent it", "s"),
+    _column("first_byte_s", pa.float64(), "When its response's first byte reached the client application", "s", nullable=True),
     _column("done_s", pa.float64(), "When its response's last byte reached the client application", "s", nullable=True),
 )
 

@@ -10,4 +10,7 @@ pub struct ContentModel {
     pub bytes: u64,
     /// The servers holding a replica, in the scenario's order.
     pub mirrors: Vec<NodeId>,
+    /// The domain it is served under (`docs/dns.md`): a session then learns
+    /// its mirrors from a resolver's answer instead of this list.
+    pub domain: Option<String>,
 }

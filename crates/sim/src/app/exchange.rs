@@ -28,6 +28,8 @@ pub struct Request {
     /// The offset just past the response in the connection's byte stream,
     /// once the server has appended it.
     pub end: Option<u64>,
+    /// When the response's first byte reached the client application.
+    pub first_byte_at: Option<Time>,
     /// When the response's last byte reached the client application.
     pub done_at: Option<Time>,
 }
@@ -48,7 +50,7 @@ impl Exchange {
     /// The client sends a request of `ask` bytes for `bytes` of response;
     /// returns its id.
     pub fn send(&mut self, ask: u32, bytes: u64, now: Time) -> u32 {
-        self.requests.push(Request { ask, bytes, sent_at: now, arrived_at: None, end: None, done_at: None });
+        self.requests.push(Request { ask, bytes, sent_at: now, arrived_at: None, end: None, first_byte_at: None, done_at: None });
         self.requests.len() as u32 - 1
     }
 
@@ -84,7 +86,11 @@ impl Exchange {
         let mut completed = Vec::new();
         while let Some(&id) = self.order.get(self.done) {
             let r = &mut self.requests[id as usize];
-            if r.end.is_some_and(|end| end > delivered) {
+            let end = r.end.expect("a response in stream order was appended");
+            if end - r.bytes < delivered {
+                r.first_byte_at.get_or_insert(now);
+            }
+            if end > delivered {
                 break;
             }
             r.done_at = Some(now);
@@ -111,5 +117,8 @@ mod tests {
         assert_eq!(x.deliver(1200, Time::from_millis(30)), vec![b]);
         assert_eq!(x.deliver(1500, Time::from_millis(40)), vec![a]);
         assert_eq!(x.requests[a as usize].done_at, Some(Time::from_millis(40)));
+        // b's first 400 bytes came at 20 ms; a's first 700 at 30 ms.
+        assert_eq!(x.requests[b as usize].first_byte_at, Some(Time::from_millis(20)));
+        assert_eq!(x.requests[a as usize].first_byte_at, Some(Time::from_millis(30)));
     }
 }

@@ -36,6 +36,10 @@ pub struct FetchModel {
     pub policy: Policy,
     /// The client interface the default policy connects over.
     pub prefer: u16,
+    /// For a content served under a domain, the resolver the default policy
+    /// asks (the phone's system resolver); its answer's first reachable
+    /// mirror is the one it connects to.
+    pub resolver: Option<String>,
     /// The candidate connections, mirror-major in the content's mirror
     /// order, then by client interface.
     pub candidates: Vec<Candidate>,
@@ -90,7 +94,12 @@ pub struct SessionRequest {
     /// The connection (flow) it went on.
     pub conn: u32,
     pub sent_at: Time,
-    /// When its response's last byte reached the client application.
+    /// No other response was under way on its connection when it was
+    /// sent: its time to first byte is then a round trip (plus the
+    /// server's time), not a wait behind the connection's own data.
+    pub idle_start: bool,
+    /// When its response's first and last bytes reached the client application.
+    pub first_byte_at: Option<Time>,
     pub done_at: Option<Time>,
 }
 
@@ -108,11 +117,13 @@ pub struct Fetch {
     pub finished_at: Option<Time>,
     /// Steers that changed the current connection once it had one.
     pub remaps: u64,
+    /// Why the session could not go on (its lookup failed), if it could not.
+    pub error: Option<String>,
 }
 
 impl Fetch {
     pub fn new() -> Fetch {
-        Fetch { requests: Vec::new(), next: 0, pending: 0, delivered: Ranges::default(), current: None, started_at: None, finished_at: None, remaps: 0 }
+        Fetch { requests: Vec::new(), next: 0, pending: 0, delivered: Ranges::default(), current: None, started_at: None, finished_at: None, remaps: 0, error: None }
     }
 
     /// The next content request for the current connection `conn`, if the
@@ -134,15 +145,16 @@ impl Fetch {
     }
 
     fn record(&mut self, ask: Ask, len: u64, request_bytes: u32, conn: u32, now: Time) -> u32 {
-        self.requests.push(SessionRequest { ask, len, request_bytes, conn, sent_at: now, done_at: None });
+        let idle_start = self.pending_on(conn) == 0;
+        self.requests.push(SessionRequest { ask, len, request_bytes, conn, sent_at: now, idle_start, first_byte_at: None, done_at: None });
         self.requests.len() as u32 - 1
     }
 
     /// Request `i`'s response arrived in full. A content range is added to
     /// what was delivered; a byte delivered twice is a bug, not a result.
-    pub fn complete(&mut self, m: &FetchModel, i: u32, now: Time) {
+    pub fn complete(&mut self, m: &FetchModel, i: u32, first_byte_at: Time, now: Time) {
         let r = &mut self.requests[i as usize];
-        r.done_at = Some(now);
+        (r.first_byte_at, r.done_at) = (Some(first_byte_at), Some(now));
         if let Ask::Range { off } = r.ask {
             if let Err(o) = self.delivered.insert(off, r.len) {
                 panic!("fetch '{}': bytes [{}, {}) delivered twice (overlap with [{}, {}))", m.name, o.new.0, o.new.1, o.old.0, o.old.1);
@@ -200,6 +212,7 @@ mod tests {
             start: Time::ZERO,
             policy: Policy::Default,
             prefer: 0,
+            resolver: None,
             candidates: Vec::new(),
         }
     }
@@ -212,15 +225,15 @@ mod tests {
         let a = f.issue(&m, 7, Time::ZERO).unwrap();
         let b = f.issue(&m, 7, Time::ZERO).unwrap();
         assert_eq!(f.issue(&m, 7, Time::ZERO), None, "the pipeline is full");
-        f.complete(&m, b, Time::from_millis(5));
+        f.complete(&m, b, Time::from_millis(4), Time::from_millis(5));
         assert!(f.steer(9) && f.remaps == 1);
         let c = f.issue(&m, 9, Time::from_millis(5)).unwrap();
         assert_eq!((f.requests[c as usize].ask, f.requests[c as usize].len), (Ask::Range { off: 2000 }, 500));
         assert_eq!(f.issue(&m, 9, Time::from_millis(5)), None, "the pipeline is full again");
-        f.complete(&m, c, Time::from_millis(6));
+        f.complete(&m, c, Time::from_millis(5), Time::from_millis(6));
         assert_eq!(f.issue(&m, 9, Time::from_millis(6)), None, "nothing left to ask for");
         assert_eq!(f.finished_at, None, "[0, 1000) is still missing");
-        f.complete(&m, a, Time::from_millis(8));
+        f.complete(&m, a, Time::from_millis(7), Time::from_millis(8));
         assert_eq!((f.finished_at, f.bytes_done()), (Some(Time::from_millis(8)), 2500));
     }
 }

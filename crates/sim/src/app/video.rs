@@ -224,7 +224,7 @@ mod tests {
 
     fn deliver(p: &mut Player, at: f64) -> Asks {
         let mut asks = Asks::default();
-        let r = Request { ask: 300, bytes: 250_000, sent_at: Time::ZERO, arrived_at: None, end: None, done_at: None };
+        let r = Request { ask: 300, bytes: 250_000, sent_at: Time::ZERO, arrived_at: None, end: None, first_byte_at: None, done_at: None };
         p.done(&r, Time::from_secs_f64(at), &mut asks);
         asks
     }

@@ -82,8 +82,12 @@ pub enum Event {
     /// The session sent a content request on `conn`; `pending`: its content
     /// requests under way now, on all its connections.
     RequestIssued { session: SessionId, conn: ConnId, pending: u32 },
-    /// A content request's response arrived in full on `conn`.
-    RequestCompleted { session: SessionId, conn: ConnId, pending: u32 },
+    /// A content request's response arrived in full on `conn`;
+    /// `first_byte`: from the request's sending to its response's first
+    /// byte, a round trip plus the server's time, given only when no other
+    /// response was under way on `conn` as it was sent (else it measures
+    /// the wait behind that response).
+    RequestCompleted { session: SessionId, conn: ConnId, pending: u32, first_byte: Option<Time> },
     /// A probe's response arrived in full: `rtt` from its request's sending
     /// to its response's last byte (behind any response under way before it).
     ProbeResult { conn: ConnId, rtt: Time },

@@ -19,6 +19,7 @@ pub mod emptcp;
 pub mod event;
 pub mod log;
 pub mod lookup;
+pub mod pat;
 pub mod path_manager;
 pub mod rate_fallback;
 pub mod smptcp;
@@ -67,6 +68,7 @@ type Build = fn(&mut Params, &Host) -> Built;
 const KINDS: &[(&str, &str, Build)] = &[
     ("emptcp", "eMPTCP's weight manager: every path's Westwood+ increase scaled by x², x = bw_max / Σ bwe (or static increments)", emptcp::build),
     ("lookup", "resolves a domain at a resolver at given times (a scripted DNS lookup: pre-resolution, tests)", lookup::build),
+    ("pat", "PAT's Node Explorer and Path Navigator: every mirror over every interface, requests steered to the lowest-RTT connection (Algorithm 1)", pat::build),
     ("rate_fallback", "opens a subflow on a secondary interface while the primary's delivery rate stays low", rate_fallback::build),
     ("smptcp", "S-MPTCP's smart controller: per-application modes, video and download algorithms, radio/battery/connection analyzers, buffer tuning", smptcp::build),
 ];

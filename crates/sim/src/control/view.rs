@@ -144,7 +144,10 @@ pub struct SessionView {
     pub id: SessionId,
     pub name: String,
     pub content: String,
-    /// The content's mirrors as the client's lookup returns them, in order.
+    /// The domain the content is served under, if any (its mirrors are then
+    /// found by lookups, `Action::Resolve`).
+    pub domain: Option<String>,
+    /// The servers holding the content, in the scenario's order.
     pub mirrors: Vec<String>,
     /// Where the next content requests go (None before the first steer).
     pub current: Option<ConnId>,

@@ -143,9 +143,11 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         })
         .collect();
 
-    let (contents, fetches) = super::fetches::resolve(sc, &by_name, &net, &defaults, links_ok, &mut flows, &mut p);
+    let (contents, mut fetches) = super::fetches::resolve(sc, &by_name, &net, &defaults, links_ok, &mut flows, &mut p);
     let controllers = super::controllers::resolve(&sc.controllers, &nodes, &by_name, &mut p);
     let (resolvers, dns) = super::resolvers::resolve(&sc.resolvers, &sc.dns, &nodes, &by_name, &mut p);
+    let node_names: Vec<String> = nodes.iter().map(|n| n.name.clone()).collect();
+    super::fetches::check_dns(sc, &contents, &mut fetches, &resolvers, &node_names, &mut p);
     for d in device_problems.list {
         p.add(d.field, d.message);
     }

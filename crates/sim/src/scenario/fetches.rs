@@ -29,6 +29,9 @@ pub struct ContentSpec {
     pub bytes: Bytes,
     /// Hosts holding a replica, in the order the lookup returns them.
     pub mirrors: Vec<String>,
+    /// The domain it is served under: sessions then look its mirrors up
+    /// (`[[resolvers]]`, docs/dns.md).
+    pub domain: Option<String>,
 }
 
 /// `[[fetches]]`: a client downloading one content in byte ranges.
@@ -51,6 +54,9 @@ pub struct FetchSpec {
     pub policy: Option<String>,
     /// The client interface the default policy uses (default its first).
     pub prefer: Option<String>,
+    /// For a content with a domain: the resolver the default policy asks
+    /// (default the first `[[resolvers]]` entry).
+    pub resolver: Option<String>,
     /// TCP parameters of every candidate connection over `[tcp]`.
     #[serde(default)]
     pub tcp: TcpSpec,
@@ -107,7 +113,10 @@ fn contents(specs: &[ContentSpec], by_name: &HashMap<String, NodeId>, net: &Netw
                 Some(&n) => mirrors.push(n),
             }
         }
-        out.push(ContentModel { name: c.name.clone(), bytes: c.bytes.0, mirrors });
+        if let Some(Err(e)) = c.domain.as_deref().map(crate::dns::message::check_name) {
+            p.add(format!("{field}.domain"), e);
+        }
+        out.push(ContentModel { name: c.name.clone(), bytes: c.bytes.0, mirrors, domain: c.domain.clone() });
     }
     out
 }
@@ -244,5 +253,58 @@ fn fetch(
             fetch: Some(at.session),
         });
     }
-    Some(FetchModel { name, client, content, bytes: c.bytes, chunk, pipeline, request_bytes: request as u32, start, policy, prefer, candidates })
+    let resolver = c.domain.as_ref().map(|_| spec.resolver.clone().unwrap_or_default());
+    Some(FetchModel { name, client, content, bytes: c.bytes, chunk, pipeline, request_bytes: request as u32, start, policy, prefer, resolver, candidates })
+}
+
+/// Checks contents served under a domain against the resolvers: some
+/// resolver serves the domain, every mirror any resolver answers for it
+/// holds the content (else a request would reach a server without it), and
+/// each session's resolver exists and serves it (the first `[[resolvers]]`
+/// entry by default).
+pub fn check_dns(sc: &Scenario, contents: &[ContentModel], fetches: &mut [FetchModel], resolvers: &[crate::dns::Resolver], names: &[String], p: &mut Problems) {
+    for (i, c) in contents.iter().enumerate() {
+        let Some(domain) = &c.domain else { continue };
+        let serving: Vec<&crate::dns::Resolver> = resolvers.iter().filter(|r| r.zones.contains_key(domain.as_str())).collect();
+        if serving.is_empty() {
+            p.add(format!("contents[{i}].domain"), format!("no [[resolvers]] entry serves '{domain}'"));
+        }
+        for (j, r) in resolvers.iter().enumerate() {
+            let Some(zone) = r.zones.get(domain.as_str()) else { continue };
+            for &m in zone.mirrors.iter().chain(zone.by_interface.values().flatten()) {
+                if !c.mirrors.contains(&m) {
+                    p.add(
+                        format!("resolvers[{j}].domains.\"{domain}\""),
+                        format!("answers '{}', which does not hold content '{}' (contents[{i}].mirrors)", names[m as usize], c.name),
+                    );
+                }
+            }
+        }
+    }
+    // A session refused already leaves the others unnumbered: nothing more to check.
+    if fetches.len() != sc.fetches.len() {
+        return;
+    }
+    for (i, (spec, m)) in sc.fetches.iter().zip(fetches).enumerate() {
+        let c = &contents[m.content];
+        let Some(domain) = &c.domain else {
+            if spec.resolver.is_some() {
+                p.add(format!("fetches[{i}].resolver"), format!("content '{}' has no domain to look up", c.name));
+            }
+            continue;
+        };
+        let name = match &spec.resolver {
+            Some(r) => r.clone(),
+            None => match resolvers.first() {
+                Some(r) => r.name.clone(),
+                None => continue,
+            },
+        };
+        match resolvers.iter().find(|r| r.name == name) {
+            None => p.add(format!("fetches[{i}].resolver"), format!("unknown resolver '{name}'")),
+            Some(r) if !r.zones.contains_key(domain.as_str()) => p.add(format!("fetches[{i}].resolver"), format!("'{name}' does not serve '{domain}'")),
+            Some(_) => {}
+        }
+        m.resolver = Some(name);
+    }
 }

@@ -10,7 +10,9 @@
 //! exchange of the applications (`app::exchange`, `world/apps.rs`), so a
 //! lost request is resent as an application's is.
 
+use super::dns::Lookup;
 use super::{Event, World};
+use crate::dns::Answer;
 use crate::app::exchange::Exchange;
 use crate::app::fetch::{Ask, Fetch, Policy, SessionRequest};
 use crate::control::action::{CURRENT_CONNECTION, NOT_ESTABLISHED, NOT_REOPENED, RESPONSES_PENDING};
@@ -59,32 +61,58 @@ impl World<'_> {
         }
     }
 
-    /// The mirrors the client learns for a session's content, in order:
-    /// today the content's list as the scenario gives it.
-    fn lookup(&self, session: SessionId) -> &[NodeId] {
+    /// The servers holding a session's content, in the scenario's order
+    /// (a controller's lookups may name any of them).
+    fn holders(&self, session: SessionId) -> &[NodeId] {
         let m = &self.model.fetches[session as usize];
         &self.model.contents[m.content].mirrors
     }
 
     /// The session starts: its client's controllers hear of it; under the
-    /// default policy it connects to the first mirror of the lookup over
-    /// its preferred interface (validation guarantees one) and uses it.
+    /// default policy it learns the mirrors (from its resolver over its
+    /// preferred interface for a content with a domain, else the content's
+    /// list) and uses the first one that interface reaches.
     pub(super) fn session_start(&mut self, session: SessionId) {
         let m = &self.model.fetches[session as usize];
         self.sessions[session as usize].fetch.started_at = Some(self.now);
         self.tell_host(m.client, &CtlEvent::SessionStarted { session });
-        if m.policy == Policy::Default {
-            let (prefer, candidates) = (m.prefer, &m.candidates);
-            let conn = self
-                .lookup(session)
-                .iter()
-                .find_map(|&mirror| candidates.iter().find(|k| k.mirror == mirror && k.iface == prefer))
-                .expect("validation: a mirror is reachable over the preferred interface")
-                .flow;
-            self.open_connection(conn);
-            self.sessions[session as usize].fetch.steer(conn);
-            self.fetch_step(conn);
+        if m.policy != Policy::Default {
+            return;
         }
+        let (Some(domain), Some(resolver)) = (&self.model.contents[m.content].domain, &m.resolver) else {
+            let mirrors = self.holders(session).to_vec();
+            self.connect_default(session, &mirrors);
+            return;
+        };
+        let lookup = Lookup { host: m.client, resolver: resolver.clone(), domain: domain.clone(), interface: Some(m.prefer), token: session as u64 };
+        if let Err(e) = self.resolve(lookup, |world, answer| world.default_answer(answer)) {
+            self.sessions[session as usize].fetch.error = Some(format!("lookup: {e}"));
+        }
+    }
+
+    /// The default policy's lookup came back.
+    fn default_answer(&mut self, answer: &Answer) {
+        let session = answer.token as SessionId;
+        match answer.failed {
+            Some(f) => self.sessions[session as usize].fetch.error = Some(format!("lookup: {}", f.name())),
+            None => self.connect_default(session, &answer.mirrors),
+        }
+    }
+
+    /// The default policy: the first of `mirrors` its preferred interface
+    /// reaches (an Android phone takes the first address of its resolver's
+    /// answer over its default network), used for every request.
+    fn connect_default(&mut self, session: SessionId, mirrors: &[NodeId]) {
+        let m = &self.model.fetches[session as usize];
+        let chosen = mirrors.iter().find_map(|&mirror| m.candidates.iter().find(|k| k.mirror == mirror && k.iface == m.prefer));
+        let Some(conn) = chosen.map(|k| k.flow) else {
+            let iface = &self.model.nodes[m.client as usize].interfaces[m.prefer as usize];
+            self.sessions[session as usize].fetch.error = Some(format!("no mirror of the lookup is reachable over {iface}"));
+            return;
+        };
+        self.open_connection(conn);
+        self.sessions[session as usize].fetch.steer(conn);
+        self.fetch_step(conn);
     }
 
     fn open_connection(&mut self, conn: ConnId) {
@@ -106,21 +134,29 @@ impl World<'_> {
             c.handshake_at = Some(now);
             c.rtt.sample(now - c.opened_at.expect("opened"));
         }
-        let done: Vec<u32> = c.exchange.deliver(f.receiver.delivered(), now).into_iter().map(|id| c.asks[id as usize]).collect();
+        let done: Vec<(u32, Time)> = c
+            .exchange
+            .deliver(f.receiver.delivered(), now)
+            .into_iter()
+            .map(|id| (c.asks[id as usize], c.exchange.requests[id as usize].first_byte_at.expect("delivered")))
+            .collect();
         let session = c.session;
-        for r in done {
-            self.response_done(session, conn, r);
+        for (r, first_byte_at) in done {
+            self.response_done(session, conn, r, first_byte_at);
         }
         self.fetch_issue(session);
     }
 
-    fn response_done(&mut self, session: SessionId, conn: ConnId, r: u32) {
+    fn response_done(&mut self, session: SessionId, conn: ConnId, r: u32, first_byte_at: Time) {
         let m = &self.model.fetches[session as usize];
         let fetch = &mut self.sessions[session as usize].fetch;
-        fetch.complete(m, r, self.now);
+        fetch.complete(m, r, first_byte_at, self.now);
         let req = &fetch.requests[r as usize];
         let event = match req.ask {
-            Ask::Range { .. } => CtlEvent::RequestCompleted { session, conn, pending: fetch.pending() },
+            Ask::Range { .. } => {
+                let first_byte = req.idle_start.then(|| first_byte_at - req.sent_at);
+                CtlEvent::RequestCompleted { session, conn, pending: fetch.pending(), first_byte }
+            }
             Ask::Probe => {
                 let rtt = self.now - req.sent_at;
                 self.flows[conn as usize].fetch.as_mut().expect("a fetch connection").rtt.sample(rtt);
@@ -178,8 +214,8 @@ impl World<'_> {
         self.own_session(host, session)?;
         let m = &self.model.fetches[session as usize];
         let node = self.model.nodes.iter().position(|n| n.name == mirror).map(|n| n as NodeId);
-        let Some(node) = node.filter(|n| self.lookup(session).contains(n)) else {
-            return Err(format!("'{mirror}' is not a mirror of '{}'", self.model.contents[m.content].name));
+        let Some(node) = node.filter(|n| self.holders(session).contains(n)) else {
+            return Err(format!("'{mirror}' does not hold '{}'", self.model.contents[m.content].name));
         };
         let Some(k) = m.candidates.iter().find(|k| k.mirror == node && k.iface == local) else {
             return Err(format!("'{mirror}' is not reachable over local interface {local}"));
@@ -259,7 +295,8 @@ impl World<'_> {
                     id: s,
                     name: m.name.clone(),
                     content: self.model.contents[m.content].name.clone(),
-                    mirrors: self.lookup(s).iter().map(|&n| name(n)).collect(),
+                    domain: self.model.contents[m.content].domain.clone(),
+                    mirrors: self.holders(s).iter().map(|&n| name(n)).collect(),
                     current: fetch.current,
                     connections: m
                         .candidates
@@ -299,9 +336,10 @@ impl World<'_> {
         let node = |n: NodeId| self.model.nodes[n as usize].name.clone();
         let (mut id, mut name, mut client, mut content, mut policy, mut total) = (vec![], vec![], vec![], vec![], vec![], vec![]);
         let (mut bytes, mut requests, mut start, mut completion, mut conns, mut remaps) = (vec![], vec![], vec![], vec![], vec![], vec![]);
-        let (mut probes, mut probe_bytes, mut resent) = (vec![], vec![], vec![]);
+        let (mut probes, mut probe_bytes, mut resent, mut error) = (vec![], vec![], vec![], vec![]);
         let (mut r_session, mut r_id, mut r_kind, mut r_off, mut r_len) = (vec![], vec![], vec![], vec![], vec![]);
         let (mut r_flow, mut r_mirror, mut r_iface, mut r_sent, mut r_done) = (vec![], vec![], vec![], vec![], vec![]);
+        let mut r_first = vec![];
         for (s, (m, session)) in self.model.fetches.iter().zip(&self.sessions).enumerate() {
             let f = &session.fetch;
             let is_probe = |r: &&SessionRequest| r.ask == Ask::Probe;
@@ -320,6 +358,7 @@ impl World<'_> {
             probes.push(f.requests.iter().filter(is_probe).count() as u64);
             probe_bytes.push(f.requests.iter().filter(is_probe).map(|r| r.request_bytes as u64 + r.len).sum());
             resent.push(session.resent);
+            error.push(f.error.clone().unwrap_or_default());
             for (i, r) in f.requests.iter().enumerate() {
                 let k = m.candidates.iter().find(|k| k.flow == r.conn).expect("a candidate of its session");
                 r_session.push(s as u32);
@@ -335,6 +374,7 @@ impl World<'_> {
                 r_mirror.push(node(k.mirror));
                 r_iface.push(self.model.nodes[m.client as usize].interfaces[k.iface as usize].clone());
                 r_sent.push(r.sent_at.secs());
+                r_first.push(r.first_byte_at.map(Time::secs));
                 r_done.push(r.done_at.map(Time::secs));
             }
         }
@@ -353,7 +393,8 @@ impl World<'_> {
             .col("remaps", Column::U64(remaps))
             .col("probes", Column::U64(probes))
             .col("probe_bytes", Column::U64(probe_bytes))
-            .col("requests_resent", Column::U64(resent));
+            .col("requests_resent", Column::U64(resent))
+            .col("error", Column::Str(error));
         let requests = Table::new("fetch_requests")
             .col("session_id", Column::U32(r_session))
             .col("request_id", Column::U32(r_id))
@@ -364,6 +405,7 @@ impl World<'_> {
             .col("mirror", Column::Str(r_mirror))
             .col("interface", Column::Str(r_iface))
             .col("sent_s", Column::F64(r_sent))
+            .col("first_byte_s", Column::OptF64(r_first))
             .col("done_s", Column::OptF64(r_done));
         [sessions, requests]
     }

@@ -1,0 +1,229 @@
+//! PAT, path-aware transport (Gantha, Jaiswal, Manja Ppallan and
+//! Arunachalam, "Path Aware Transport Layer Solution for Mobile Networks",
+//! IEEE Access; `../shared/papers/pat-path-aware-transport.txt`):
+//! a client-only layer that finds a domain's mirrors through several
+//! resolvers (the Node Explorer, §IV-B), connects to every mirror over every
+//! interface (Algorithm 1's `CreateConnection`), estimates each connection's
+//! RTT, and maps the application's requests to the best one
+//! (`ExploreBestPath`: PATRTT < appRTT → remap). Here the application is a
+//! fetch session (`[[fetches]]` with `policy = "controller"`), and a remap
+//! is a `Steer` at a request boundary (docs/pat.md).
+//!
+//! What the paper leaves open, each a parameter (docs/pat.md):
+//! - `resolvers`: the resolvers the Node Explorer asks (the paper: local,
+//!   operator and public), each over every interface that is up, since a
+//!   resolver may answer by the network a query comes from.
+//! - RTT estimates: a probe is a small application request and response
+//!   (a keep-alive gives no RTT sample on Linux: its ACK acknowledges no
+//!   new data). The session's own busy connection is not probed: a probe
+//!   there would wait behind the response under way and measure its own
+//!   queue. Its estimate comes from its content requests' time to first
+//!   byte instead, which, with the previous response fully delivered
+//!   before the next request leaves, is a request/response round trip
+//!   like a probe's. Both feed one smoothed estimate per connection,
+//!   RFC 6298 §2's α = 1/8.
+//! - `probing`: `activity` (the default: probes only while the session
+//!   has requests under way, §V-C: PAT "combines its data … requests with
+//!   at least one of the application request" to avoid radio wake-ups) or
+//!   `periodic` (every decision period regardless).
+//! - `period`: the decision period; probes go out at its start, the
+//!   decision is made at its end on the estimates then known.
+//! - `hysteresis`: a candidate must beat the current estimate by this
+//!   fraction (the printed rule, 0, remaps on any difference).
+//! - `max_connections`; `min_signal_dbm`: no new connection over an
+//!   interface whose signal hint is below it (§V-B, "restricts
+//!   applications from establishing a TCP connection over the poor
+//!   quality network interface"). Every connection stays open, probed,
+//!   until the session ends (§V-C keeps them "alive" with probes).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use super::{Action, ActionKind, Built, ConnId, Controller, Event, Host, SessionId, View};
+use crate::cc::params::Params;
+use crate::time::Time;
+
+/// The decision timer's token.
+const DECIDE: u64 = 0;
+
+/// RFC 6298 §2.3's smoothing gain for the RTT estimate.
+const ALPHA: f64 = 1.0 / 8.0;
+
+pub struct Pat {
+    resolvers: Vec<String>,
+    period: Time,
+    activity_gated: bool,
+    hysteresis: f64,
+    max_connections: usize,
+    min_signal_dbm: Option<f64>,
+    probe_request: u32,
+    probe_response: u64,
+    sessions: BTreeMap<SessionId, SessionState>,
+    /// Smoothed RTT estimate per connection, seconds.
+    estimate: BTreeMap<ConnId, f64>,
+    /// Connections with a probe under way.
+    probing: BTreeSet<ConnId>,
+}
+
+#[derive(Default)]
+struct SessionState {
+    /// Empty for a content without a domain.
+    domain: String,
+    /// (mirror, local interface) pairs asked for.
+    opened: BTreeSet<(String, u16)>,
+}
+
+pub fn build(p: &mut Params, _host: &Host) -> Built {
+    let resolvers: Vec<String> = p.text("resolvers").map(|s| s.split(',').map(|r| r.trim().to_string()).filter(|r| !r.is_empty()).collect()).unwrap_or_default();
+    let period = p.duration("period", Time::from_secs(1), |t| t > Time::ZERO, "positive");
+    let activity_gated = p.choice("probing", "activity", &["activity", "periodic"]) == "activity";
+    let hysteresis = p.number("hysteresis", 0.0, |h| (0.0..1.0).contains(&h), "a fraction in [0, 1)");
+    let max_connections = p.number("max_connections", 16.0, |n| n >= 1.0 && n.fract() == 0.0, "a whole number, 1 or more") as usize;
+    let min_signal_dbm = Some(p.number("min_signal_dbm", f64::NAN, |s| s.is_finite(), "a signal level in dBm")).filter(|s| !s.is_nan());
+    // A HEAD-like request and a headers-only response (RFC 9110 §9.3.2).
+    let probe_request = p.number("probe_request", 100.0, |n| n >= 1.0 && n.fract() == 0.0 && n <= 65535.0, "whole bytes, 1 to 65535") as u32;
+    let probe_response = p.number("probe_response", 300.0, |n| n >= 1.0 && n.fract() == 0.0, "whole bytes, 1 or more") as u64;
+    Built {
+        controller: Box::new(Pat {
+            resolvers,
+            period,
+            activity_gated,
+            hysteresis,
+            max_connections,
+            min_signal_dbm,
+            probe_request,
+            probe_response,
+            sessions: BTreeMap::new(),
+            estimate: BTreeMap::new(),
+            probing: BTreeSet::new(),
+        }),
+        actions: vec![ActionKind::ArmTimer, ActionKind::Resolve, ActionKind::OpenConnection, ActionKind::Steer, ActionKind::Probe, ActionKind::Log],
+    }
+}
+
+impl Pat {
+    fn sample(&mut self, conn: ConnId, rtt: Time) {
+        let r = rtt.secs();
+        let e = self.estimate.entry(conn).or_insert(r);
+        *e += ALPHA * (r - *e);
+    }
+
+    /// Algorithm 1's `CreateConnection` for the mirrors of one answer: a
+    /// connection to each over every interface that is up and not of poor
+    /// quality, up to `max_connections` per session.
+    fn connect(&mut self, session: SessionId, mirrors: &[String], view: &View, out: &mut Vec<Action>) {
+        let Some(state) = self.sessions.get_mut(&session) else { return };
+        for mirror in mirrors {
+            for (i, iface) in view.interfaces.iter().enumerate() {
+                let poor = self.min_signal_dbm.is_some_and(|min| iface.signal_dbm.is_some_and(|s| s < min));
+                let key = (mirror.clone(), i as u16);
+                if !iface.up || poor || state.opened.contains(&key) || state.opened.len() >= self.max_connections {
+                    continue;
+                }
+                state.opened.insert(key);
+                out.push(Action::OpenConnection { session, mirror: mirror.clone(), local_interface: i as u16 });
+            }
+        }
+    }
+
+    /// One decision period: remap each active session to its best
+    /// connection, then probe the others for the next decision.
+    fn decide(&mut self, view: &View, out: &mut Vec<Action>) {
+        for s in &view.sessions {
+            if s.finished || !self.sessions.contains_key(&s.id) {
+                continue;
+            }
+            let active = s.pending > 0;
+            let candidates: Vec<(ConnId, f64)> = s
+                .connections
+                .iter()
+                .filter(|&&c| view.connection(c).is_some_and(|v| v.established))
+                .filter_map(|&c| self.estimate.get(&c).map(|&e| (c, e)))
+                .collect();
+            if let Some(&(best, best_rtt)) = candidates.iter().min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0))) {
+                match s.current.and_then(|c| self.estimate.get(&c).map(|&e| (c, e))) {
+                    // Algorithm 1: PATRTT < appRTT → map the application to PATFD.
+                    Some((current, current_rtt)) if best != current && best_rtt < current_rtt * (1.0 - self.hysteresis) => {
+                        out.push(Action::Log { detail: format!("remap session {}: conn {best} ({}) {:.3} ms < conn {current} ({}) {:.3} ms", s.id, describe(view, best), best_rtt * 1e3, describe(view, current), current_rtt * 1e3) });
+                        out.push(Action::Steer { session: s.id, conn: best });
+                    }
+                    Some(_) => {}
+                    // Nothing chosen yet (the first connection failed to
+                    // become current): take the best.
+                    None => out.push(Action::Steer { session: s.id, conn: best }),
+                }
+            }
+            if active || !self.activity_gated {
+                for &c in &s.connections {
+                    let up = view.connection(c).is_some_and(|v| v.established);
+                    if up && Some(c) != s.current && self.probing.insert(c) {
+                        out.push(Action::Probe { conn: c, request_bytes: self.probe_request, response_bytes: self.probe_response });
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// "m1 over wlan0": a fetch connection's mirror and client interface.
+fn describe(view: &View, conn: ConnId) -> String {
+    match view.connection(conn).and_then(|c| c.fetch.as_ref()) {
+        Some(f) => format!("{} over {}", f.mirror, view.interfaces.get(f.local_interface as usize).map_or("?", |i| i.name.as_str())),
+        None => "?".to_string(),
+    }
+}
+
+impl Controller for Pat {
+    fn on_event(&mut self, _now: Time, event: &Event, view: &View, out: &mut Vec<Action>) {
+        match event {
+            Event::Start => out.push(Action::ArmTimer { after: self.period, token: DECIDE }),
+            // The Node Explorer: every resolver over every interface that is
+            // up; for a content without a domain, the servers holding it.
+            Event::SessionStarted { session } => {
+                let Some(s) = view.sessions.iter().find(|s| s.id == *session) else { return };
+                let Some(domain) = s.domain.clone() else {
+                    self.sessions.insert(*session, SessionState::default());
+                    self.connect(*session, &s.mirrors, view, out);
+                    return;
+                };
+                if self.resolvers.is_empty() {
+                    out.push(Action::Log { detail: format!("session {session}: '{domain}' needs resolvers to look it up, and none are given") });
+                }
+                for r in &self.resolvers {
+                    for (i, iface) in view.interfaces.iter().enumerate() {
+                        if iface.up {
+                            out.push(Action::Resolve { resolver: r.clone(), domain: domain.clone(), interface: Some(i as u16) });
+                        }
+                    }
+                }
+                self.sessions.insert(*session, SessionState { domain, opened: BTreeSet::new() });
+            }
+            Event::DnsAnswer { domain, mirrors, failed: None, .. } => {
+                let waiting: Vec<SessionId> = self.sessions.iter().filter(|(_, s)| !s.domain.is_empty() && &s.domain == domain).map(|(&id, _)| id).collect();
+                for session in waiting {
+                    self.connect(session, mirrors, view, out);
+                }
+            }
+            // The handshake is the first RTT sample; the first connection
+            // up carries the session's requests until a decision moves them.
+            Event::ConnectionEstablished { conn } => {
+                let Some(f) = view.connection(*conn).and_then(|c| c.fetch.as_ref()) else { return };
+                if let Some(rtt) = f.srtt {
+                    self.sample(*conn, rtt);
+                }
+                if view.sessions.iter().any(|s| s.id == f.session && s.current.is_none()) {
+                    out.push(Action::Steer { session: f.session, conn: *conn });
+                }
+            }
+            Event::ProbeResult { conn, rtt } => {
+                self.probing.remove(conn);
+                self.sample(*conn, *rtt);
+            }
+            Event::RequestCompleted { conn, first_byte: Some(rtt), .. } => self.sample(*conn, *rtt),
+            Event::Timer { token: DECIDE } => {
+                self.decide(view, out);
+                out.push(Action::ArmTimer { after: self.period, token: DECIDE });
+            }
+            _ => {}
+        }
+    }
+}
