@@ -147,8 +147,8 @@ impl Pat {
                         out.push(Action::Steer { session: s.id, conn: best });
                     }
                     Some(_) => {}
-                    // Nothing chosen yet (the first connection failed to
-                    // become current): take the best.
+                    // No current connection, or one without an estimate
+                    // yet: take the best.
                     None => out.push(Action::Steer { session: s.id, conn: best }),
                 }
             }
