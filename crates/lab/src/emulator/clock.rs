@@ -4,10 +4,14 @@
 //!
 //! A timed `ppoll(2)` sleeps on an hrtimer, which the kernel may defer by
 //! the thread's timer slack (50 µs by default, prctl(2) PR_SET_TIMERSLACK)
-//! and which then wakes the thread tens of µs later (docs/lab-emulator.md).
-//! So a wait sleeps, with slack 1 ns, until `SPIN` before the deadline and
-//! polls without sleeping for the rest; either way it returns as soon as one
-//! of its descriptors is readable. And a woken thread must still get a CPU:
+//! and which then wakes the thread tens to hundreds of µs later, depending on
+//! the machine (docs/lab-emulator.md). So a `Waiter` sleeps, with slack 1 ns,
+//! until a spin margin before the deadline and polls without sleeping for
+//! the rest; either way it returns as soon as one of its descriptors is
+//! readable. The margin is learnt: each timed sleep's overshoot feeds a
+//! smoothed mean and mean deviation (the estimator of RFC 6298 §2, gains 1/8
+//! and 1/4), and the margin is mean + 4 × deviation, within [`SPIN_MIN`,
+//! `SPIN_MAX`] and at most a quarter of the wait. And a woken thread must still get a CPU:
 //! the emulator's threads are real-time (SCHED_FIFO, sched(7)), so that a
 //! busy machine — the senders and receivers of the experiment itself, or a
 //! compiler — delays them by microseconds, not by a scheduler time slice.
@@ -20,8 +24,10 @@ use std::time::{Duration, Instant, SystemTime};
 
 use pathpool_sim::Time;
 
-/// How long before a deadline the wait stops sleeping and polls.
-const SPIN: Time = Time::from_micros(50);
+/// Bounds of the spin margin: how long before a deadline a wait stops
+/// sleeping and polls. The upper one caps the CPU a wait may burn.
+const SPIN_MIN: Time = Time::from_micros(50);
+const SPIN_MAX: Time = Time::from_micros(500);
 
 #[derive(Debug, Clone, Copy)]
 pub struct Clock {
@@ -70,19 +76,60 @@ pub fn precise_thread() -> io::Result<()> {
     Ok(())
 }
 
-/// Returns when one of `fds` is readable or at `deadline` (model time;
-/// `None` or `Time::MAX`: no deadline), whichever comes first.
-pub fn wait(clock: &Clock, fds: &[BorrowedFd], deadline: Option<Time>) -> io::Result<()> {
-    let deadline = deadline.filter(|&d| d != Time::MAX);
-    loop {
-        let sleep = match deadline.map(|d| d.saturating_sub(clock.now())) {
-            Some(Time::ZERO) => return Ok(()),
-            Some(left) if left <= SPIN => Some(Duration::ZERO),
-            Some(left) => Some(Duration::from_nanos((left - SPIN).nanos())),
-            None => None,
-        };
-        if poll(fds, sleep)? {
-            return Ok(());
+/// Waits of one thread, with the wake-up overshoot it has seen.
+#[derive(Debug)]
+pub struct Waiter {
+    /// Smoothed overshoot of a timed sleep and its mean deviation (ns).
+    overshoot: f64,
+    deviation: f64,
+}
+
+impl Default for Waiter {
+    fn default() -> Waiter {
+        Waiter { overshoot: 0.0, deviation: SPIN_MIN.nanos() as f64 / 4.0 }
+    }
+}
+
+impl Waiter {
+    /// How long before a deadline to stop sleeping: mean + 4 × deviation of
+    /// the overshoot (RFC 6298 §2's RTO form), within [SPIN_MIN, SPIN_MAX].
+    pub fn spin(&self) -> Time {
+        let margin = Time((self.overshoot + 4.0 * self.deviation) as u64);
+        margin.clamp(SPIN_MIN, SPIN_MAX)
+    }
+
+    /// Feeds one timed sleep's overshoot (RFC 6298 §2.3, α = 1/8, β = 1/4).
+    fn observe(&mut self, late: Time) {
+        let late = late.nanos() as f64;
+        self.deviation += ((self.overshoot - late).abs() - self.deviation) / 4.0;
+        self.overshoot += (late - self.overshoot) / 8.0;
+    }
+
+    /// Returns when one of `fds` is readable or at `deadline` (model time;
+    /// `None` or `Time::MAX`: no deadline), whichever comes first.
+    pub fn wait(&mut self, clock: &Clock, fds: &[BorrowedFd], deadline: Option<Time>) -> io::Result<()> {
+        let deadline = deadline.filter(|&d| d != Time::MAX);
+        // Spin at most a quarter of the wait (or SPIN_MIN): with packets due
+        // every few hundred µs a longer margin would have the real-time
+        // forwarders spin most of the time and starve the experiment's own
+        // senders and receivers on a small machine.
+        let budget = deadline.map_or(SPIN_MAX, |d| Time(d.saturating_sub(clock.now()).nanos() / 4).max(SPIN_MIN));
+        let spin = self.spin().min(budget);
+        loop {
+            let sleep = match deadline.map(|d| d.saturating_sub(clock.now())) {
+                Some(Time::ZERO) => return Ok(()),
+                Some(left) if left <= spin => Some(Duration::ZERO),
+                Some(left) => Some(Duration::from_nanos((left - spin).nanos())),
+                None => None,
+            };
+            let woke_by = sleep.filter(|d| !d.is_zero()).map(|d| clock.now() + Time(d.as_nanos() as u64));
+            if poll(fds, sleep)? {
+                return Ok(());
+            }
+            // A timed sleep that ran out: how much later than asked it woke.
+            if let Some(asked) = woke_by {
+                self.observe(clock.now().saturating_sub(asked));
+            }
         }
     }
 }
@@ -113,10 +160,11 @@ mod tests {
             eprintln!("waits_until_the_deadline: {e}");
         }
         let clock = Clock::starting_at(Instant::now());
+        let mut waiter = Waiter::default();
         let mut late: Vec<Time> = (1..=21u64)
             .map(|k| {
                 let deadline = Time::from_micros(k * 700);
-                wait(&clock, &[], Some(deadline)).unwrap();
+                waiter.wait(&clock, &[], Some(deadline)).unwrap();
                 // Never early (this would underflow).
                 clock.now() - deadline
             })
@@ -124,5 +172,20 @@ mod tests {
         late.sort();
         // A loaded machine may delay a few wake-ups, not the typical one.
         assert!(late[10] < Time::from_micros(200), "median lateness {}", late[10]);
+    }
+
+    #[test]
+    fn the_spin_margin_follows_the_overshoot() {
+        let mut w = Waiter::default();
+        assert_eq!(w.spin(), SPIN_MIN);
+        for _ in 0..50 {
+            w.observe(Time::from_micros(150));
+        }
+        // Converged: mean 150 µs, deviation ~0.
+        assert!(w.spin() > Time::from_micros(150) && w.spin() < Time::from_micros(160), "{}", w.spin());
+        for _ in 0..50 {
+            w.observe(Time::from_millis(5));
+        }
+        assert_eq!(w.spin(), SPIN_MAX);
     }
 }

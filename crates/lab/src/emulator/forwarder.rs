@@ -5,9 +5,12 @@
 //! model says they reach the far end. Link-control frames (`frame.rs`) go
 //! straight through.
 //!
-//! Each pass: apply what the model has due by now, send what has arrived,
-//! read up to `BATCH` frames, then wait (`clock.rs`) for the next deadline,
-//! a frame, or the stop signal.
+//! Each pass: read up to `BATCH` frames (each offered at its timestamp), apply
+//! what the model has due by now, send what has arrived, then wait
+//! (`clock.rs`) for the next deadline, a frame, or the stop signal. The
+//! reads come first because the model only runs forward: a frame read after
+//! it has run to now would enter at now, and the forwarder's wake-up (tens
+//! to hundreds of µs) would be added to its delay.
 
 use std::io;
 use std::os::fd::{AsFd, AsRawFd, BorrowedFd, FromRawFd, OwnedFd};
@@ -16,7 +19,7 @@ use std::sync::Arc;
 
 use pathpool_sim::net::packet::PacketId;
 
-use super::clock::{self, Clock};
+use super::clock::{self, Clock, Waiter};
 use super::direction::{Direction, DropCause};
 use super::frame::{self, Frame};
 use super::packet_socket::PacketSocket;
@@ -96,7 +99,11 @@ impl Forwarder {
         let mut slots: Vec<Slot> = Vec::new();
         let mut free: Vec<PacketId> = Vec::new();
         let mut drops = Vec::new();
+        let mut waiter = Waiter::default();
         while !self.stop.is_set() {
+            // Frames first: the model must meet each at its timestamp, before
+            // it runs on to now (it cannot go back to an earlier time).
+            let more = self.receive(&mut slots, &mut free, &mut drops)?;
             let now = self.clock.now();
             self.model.advance(now, &mut drops);
             self.stats.queue_level(self.model.queued());
@@ -109,14 +116,14 @@ impl Forwarder {
                 }
                 free.push(id);
             }
-            if self.receive(&mut slots, &mut free, &mut drops)? {
+            if more {
                 continue;
             }
             let deadline = self.model.next_deadline();
             if deadline.is_some_and(|d| d <= self.clock.now()) {
                 continue;
             }
-            clock::wait(&self.clock, &[self.rx.as_fd(), self.stop.as_fd()], deadline)?;
+            waiter.wait(&self.clock, &[self.rx.as_fd(), self.stop.as_fd()], deadline)?;
         }
         Ok(())
     }

@@ -97,9 +97,20 @@ impl From<io::Error> for Error {
 
 /// Time from the start of the build to model time zero: namespaces and
 /// veths take a few ms each on this kind of machine, `ip -batch` per node
-/// a few more.
+/// a few more. The set-up is mostly CPU work in `ip` and the kernel, so on a
+/// machine with more runnable threads than CPUs (load(5)'s one-minute
+/// average, /proc/loadavg) it takes that many times longer: the lead grows
+/// by the same factor, at most 4.
 fn lead(model: &Model) -> Duration {
-    Duration::from_millis(1500 + 40 * (model.nodes.len() + model.links.len()) as u64 + 2 * model.flows.len() as u64)
+    let base = Duration::from_millis(1500 + 40 * (model.nodes.len() + model.links.len()) as u64 + 2 * model.flows.len() as u64);
+    base.mul_f64(contention())
+}
+
+/// The one-minute load average per CPU, within [1, 4]; 1 if unreadable.
+fn contention() -> f64 {
+    let load = std::fs::read_to_string("/proc/loadavg").ok().and_then(|s| s.split_whitespace().next()?.parse::<f64>().ok());
+    let cpus = std::thread::available_parallelism().map_or(1, |n| n.get()) as f64;
+    load.map_or(1.0, |l| (l / cpus).clamp(1.0, 4.0))
 }
 
 /// The address of each node's interfaces, in the model's interface order.
