@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import argparse
 import concurrent.futures as cf
+import hashlib
 import json
 import math
 import random
@@ -130,24 +131,25 @@ def fig11_duration(size_mb: int) -> float:
     return 2 * (size_mb * MB * 8 / 200e6 + size_mb * 0.1) + 5
 
 
-def fig11_scenario(size_mb: int, scheme: str, seed: int, pat: dict | None = None) -> dict:
-    """``scheme``: ``pat``, ``default`` or ``mptcp``; ``pat`` overrides PAT's parameters."""
+def fig11_scenario(size_mb: int, scheme: str, seed: int, pat: dict | None = None, tcp: dict = TCP) -> dict:
+    """``scheme``: ``pat``, ``default`` or ``mptcp``; ``pat`` overrides PAT's parameters, ``tcp`` the servers' TCP."""
     duration = fig11_duration(size_mb)
     doc = {"sim": {"duration": f"{duration:g}s", "seed": seed, "sample_interval": "1s"}, **fig11_network(seed, duration)}
-    return with_download(doc, size_mb, scheme, pat, "cdn.example", list(MIRRORS), mptcp_mirror=ANSWER_WIFI[0])
+    return with_download(doc, size_mb, scheme, pat, "cdn.example", list(MIRRORS), mptcp_mirror=ANSWER_WIFI[0], tcp=tcp)
 
 
-def with_download(doc: dict, size_mb: float, scheme: str, pat: dict | None, domain: str, mirrors: list[str], mptcp_mirror: str) -> dict:
+def with_download(doc: dict, size_mb: float, scheme: str, pat: dict | None, domain: str, mirrors: list[str], mptcp_mirror: str,
+                  tcp: dict = TCP) -> dict:
     """Adds the download of ``size_mb`` MB by ``scheme`` to a network."""
     size = int(size_mb * MB)
     chunk = int(size_bytes(CHUNK))
     if scheme == "mptcp":
         # One MPTCP connection to the default's mirror, the same 1 MB requests one after another.
-        doc["flows"] = [{"name": "dl", "src": mptcp_mirror, "dst": "phone", "client": "dst", "transport": "mptcp", "tcp": TCP,
+        doc["flows"] = [{"name": "dl", "src": mptcp_mirror, "dst": "phone", "client": "dst", "transport": "mptcp", "tcp": tcp,
                          "mptcp": MPTCP, "app": {"kind": "download", "size": chunk, "count": size // chunk}}]
         return doc
     doc["contents"] = [{"name": "object", "bytes": size, "mirrors": mirrors, "domain": domain}]
-    doc["fetches"] = [{"name": "dl", "client": "phone", "content": "object", "chunk": CHUNK, "prefer": "wlan0", "tcp": TCP,
+    doc["fetches"] = [{"name": "dl", "client": "phone", "content": "object", "chunk": CHUNK, "prefer": "wlan0", "tcp": tcp,
                        "policy": "controller" if scheme == "pat" else "default"}]
     if scheme == "pat":
         doc["controllers"] = [{"host": "phone", "kind": "pat", "sample_interval": "0s", "params": {**PAT_PARAMS, **(pat or {})}}]
@@ -206,8 +208,9 @@ def none_if_nan(x) -> float | None:
 # ---- the run cache ------------------------------------------------------------------------------
 
 class Cache:
-    """Finished runs, one JSON object per line, keyed by a string; runs not
-    yet cached are run ``jobs`` at a time."""
+    """Finished runs, one JSON object per line, keyed by a name and a digest of
+    the scenario (a changed setting runs again; a changed simulator does not:
+    use --fresh); runs not yet cached are run ``jobs`` at a time."""
 
     def __init__(self, path: Path, fresh: bool, jobs: int):
         self.path, self.jobs, self.ran, self.done = path, jobs, 0, {}
@@ -221,19 +224,20 @@ class Cache:
                     self.done[rec["key"]] = rec["value"]
 
     def run(self, jobs: dict[str, dict]) -> dict[str, dict]:
-        """``jobs``: key -> scenario. Returns key -> measurement."""
-        todo = {k: doc for k, doc in jobs.items() if k not in self.done}
+        """``jobs``: name -> scenario. Returns name -> measurement."""
+        keyed = {name: f"{name}#{hashlib.sha1(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:12]}" for name, doc in jobs.items()}
+        todo = {name: doc for name, doc in jobs.items() if keyed[name] not in self.done}
         if todo:
             with cf.ProcessPoolExecutor(max_workers=self.jobs) as pool:
-                futures = {pool.submit(measure, doc): k for k, doc in todo.items()}
+                futures = {pool.submit(measure, doc): name for name, doc in todo.items()}
                 for f in cf.as_completed(futures):
-                    k, v = futures[f], f.result()
-                    self.done[k] = v
+                    name, v = futures[f], f.result()
+                    self.done[keyed[name]] = v
                     self.ran += 1
-                    print(f"  ran {k}: {v['wall_s']:.1f} s wall", file=sys.stderr, flush=True)
+                    print(f"  ran {name}: {v['wall_s']:.1f} s wall", file=sys.stderr, flush=True)
                     with self.path.open("a") as fh:
-                        fh.write(json.dumps({"key": k, "value": v}) + "\n")
-        return {k: self.done[k] for k in jobs}
+                        fh.write(json.dumps({"key": keyed[name], "value": v}) + "\n")
+        return {name: self.done[keyed[name]] for name in jobs}
 
 
 # ---- report helpers -----------------------------------------------------------------------------
@@ -254,82 +258,137 @@ def fig11_keys(quick: bool) -> list[tuple[int, int]]:
     return [(s, seed) for s in sizes for seed in seeds]
 
 
+# Variants for the large downloads, where a remap matters: the printed rule
+# with a hysteresis (docs/pat.md), and every scheme with NewReno servers
+# (no HyStart: a connection PAT moves to leaves slow start only at a loss).
+FIG11_VARIANTS = {"hysteresis 0.1": ({"hysteresis": 0.1}, TCP), "NewReno servers": (None, {"cc": "newreno"})}
+FIG11_VARIANT_SIZES = (64, 128)
+
+
+def fig11_key(scheme: str, size: int, seed: int, variant: str | None = None) -> str:
+    return f"fig11/{scheme}/{size}MB/seed{seed}" + (f"/{variant}" if variant else "")
+
+
 def run_fig11(cache: Cache, quick: bool) -> dict:
-    jobs = {f"fig11/{scheme}/{s}MB/seed{seed}": fig11_scenario(s, scheme, seed)
-            for s, seed in fig11_keys(quick) for scheme in ("pat", "default", "mptcp")}
-    res = cache.run(jobs)
-    return {(scheme, s, seed): res[f"fig11/{scheme}/{s}MB/seed{seed}"] for s, seed in fig11_keys(quick) for scheme in ("pat", "default", "mptcp")}
+    schemes = ("pat", "default", "mptcp")
+    jobs = {fig11_key(sch, s, sd): fig11_scenario(s, sch, sd) for s, sd in fig11_keys(quick) for sch in schemes}
+    if not quick:
+        for v, (pat, tcp) in FIG11_VARIANTS.items():
+            for s, sd in fig11_keys(quick):
+                if s in FIG11_VARIANT_SIZES:
+                    # Hysteresis changes PAT only; NewReno changes every scheme.
+                    for sch in (("pat",) if tcp is TCP else schemes):
+                        jobs[fig11_key(sch, s, sd, v)] = fig11_scenario(s, sch, sd, pat, tcp)
+    return cache.run(jobs)
 
 
-def fig11_report(res: dict, quick: bool) -> list[str]:
-    rows, sizes = [], sorted({k[1] for k in res})
+def fig11_times(res: dict, size: int, seeds: list[int], variant: str | None = None) -> dict[str, list[float]]:
+    """Download times per scheme; MPTCP's flow starts at 0 without a lookup, so
+    the default's lookup time is added to it, for like with like."""
+    get = lambda sch, sd, v: res[fig11_key(sch, size, sd, v)]
+    tcp_variant = variant if variant and FIG11_VARIANTS[variant][1] is not TCP else None
+    t = {"pat": [get("pat", sd, variant)["completion_s"] for sd in seeds],
+         "default": [get("default", sd, tcp_variant)["completion_s"] for sd in seeds],
+         "mptcp": [get("mptcp", sd, tcp_variant)["completion_s"] + get("default", sd, tcp_variant)["lookup_s"] for sd in seeds]}
+    return t
+
+
+def fig11_report(res: dict, quick: bool) -> tuple[list[str], dict]:
+    keys = fig11_keys(quick)
+    sizes = sorted({s for s, _ in keys})
+    seeds = sorted({sd for _, sd in keys})
+    rows, summary = [], {}
     for s in sizes:
-        seeds = sorted(k[2] for k in res if k[0] == "pat" and k[1] == s)
-        t = {sch: [res[(sch, s, sd)]["completion_s"] for sd in seeds] for sch in ("pat", "default", "mptcp")}
-        # MPTCP's flow starts at 0 without a lookup: add the default's lookup time, for like with like.
-        t["mptcp"] = [x + res[("default", s, sd)]["lookup_s"] for x, sd in zip(t["mptcp"], seeds)]
+        t = fig11_times(res, s, seeds)
         gain = [1 - p / d for p, d in zip(t["pat"], t["default"])]
         vs_mptcp = [1 - p / m for p, m in zip(t["pat"], t["mptcp"])]
-        remaps = [res[("pat", s, sd)]["remaps"] for sd in seeds]
-        nr_share = [res[("pat", s, sd)]["by_interface"].get("nr0", 0) / sum(res[("pat", s, sd)]["by_interface"].values()) for sd in seeds]
+        pats = [res[fig11_key("pat", s, sd)] for sd in seeds]
+        nr_share = [a["by_interface"].get("nr0", 0) / sum(a["by_interface"].values()) for a in pats]
+        summary[s] = {k: statistics.mean(v) for k, v in t.items()} | {"gain": statistics.mean(gain)}
         rows.append([f"{s} MB", f"{statistics.mean(t['default']):.2f}", f"{statistics.mean(t['pat']):.2f}", f"{statistics.mean(t['mptcp']):.2f}",
                      f"{100 * statistics.mean(gain):.1f} % ({100 * min(gain):.0f} to {100 * max(gain):.0f})",
+                     f"{sum(g > 0.005 for g in gain)} / {sum(g < -0.005 for g in gain)}",
                      f"{100 * statistics.mean(vs_mptcp):+.1f} % ({100 * min(vs_mptcp):+.0f} to {100 * max(vs_mptcp):+.0f})",
-                     f"{statistics.mean(remaps):.1f}", f"{100 * statistics.mean(nr_share):.0f} %"])
-    out = [f"Five mirrors whose access delays are redrawn every {STEP:g} s; 1 MB range requests; means over {len(seeds)} delay schedules "
-           f"(seeds {', '.join(map(str, seeds))}); download time in seconds from the session's start (DNS lookup included). "
+                     f"{statistics.mean(a['remaps'] for a in pats):.1f}", f"{100 * statistics.mean(nr_share):.0f} %"])
+    out = [f"Five mirrors whose access delays are redrawn every {STEP:g} s; {CHUNK} range requests; means over {len(seeds)} delay schedules "
+           f"(seeds {seeds[0]}–{seeds[-1]}); download time in seconds from the session's start (DNS lookup included). "
            "PAT's gain: 1 − PAT / default, mean (lowest to highest schedule). PAT vs MPTCP: 1 − PAT / MPTCP (positive: PAT faster).", ""]
-    out += md_table(["size", "default (s)", "PAT (s)", "MPTCP full mesh to m3 (s)", "PAT's gain over default", "PAT vs MPTCP", "PAT remaps", "PAT bytes over 5G"], rows)
-    return out + ["", f"Paper: {PAPER['fig11']}.", ""]
+    out += md_table(["size", "default (s)", "PAT (s)", "MPTCP full mesh to m3 (s)", "PAT's gain over default", "schedules PAT faster / slower",
+                     "PAT vs MPTCP", "PAT remaps", "PAT bytes over 5G"], rows)
+    if not quick:
+        vrows = []
+        for v in FIG11_VARIANTS:
+            for s in FIG11_VARIANT_SIZES:
+                t = fig11_times(res, s, seeds, v)
+                gain = [1 - p / d for p, d in zip(t["pat"], t["default"])]
+                vs_mptcp = [1 - p / m for p, m in zip(t["pat"], t["mptcp"])]
+                remaps = statistics.mean(res[fig11_key("pat", s, sd, v)]["remaps"] for sd in seeds)
+                vrows.append([v, f"{s} MB", f"{statistics.mean(t['default']):.2f}", f"{statistics.mean(t['pat']):.2f}", f"{statistics.mean(t['mptcp']):.2f}",
+                              f"{100 * statistics.mean(gain):.1f} % ({100 * min(gain):.0f} to {100 * max(gain):.0f})",
+                              f"{100 * statistics.mean(vs_mptcp):+.1f} %", f"{remaps:.1f}"])
+        out += ["", "Variants (the same schedules): PAT with a 10 % hysteresis; every scheme with NewReno servers instead of CUBIC.", ""]
+        out += md_table(["variant", "size", "default (s)", "PAT (s)", "MPTCP (s)", "PAT's gain over default", "PAT vs MPTCP", "PAT remaps"], vrows)
+    return out + ["", f"Paper: {PAPER['fig11']}.", ""], summary
 
 
 # ---- Figs. 12-13: a synthetic population of domains -------------------------------------------
 
 # Inputs, drawn per domain and trial so that the paper's live-air Figs. 7-9 hold
 # (they are not results here). Fig. 7: Z_i, the share of trials in which the
-# default server (first address of the Wi-Fi answer) is the best, ~ N(mu, sigma)
-# clipped to [Z_MIN, Z_MAX] (>70 % of domains below 0.35, the largest 0.48).
-Z_MU, Z_SIGMA, Z_MIN, Z_MAX = 0.26, 0.09, 0.02, 0.48
+# default server (first address of the Wi-Fi answer) is the best, N(mu, sigma)'s
+# quantiles at (i + 1/2)/D for D domains, shuffled, clipped to [Z_MIN, Z_MAX]
+# (79 % of domains below 0.35, the largest 0.48);
+# exactly round(Z_i N) of a domain's N trials, chosen at random, have the
+# default best, so the measured Z is the drawn one to 1/N.
+Z_MU, Z_SIGMA, Z_MIN, Z_MAX = 0.27, 0.10, 0.02, 0.48
 # Fig. 8: in a trial where another path is best, gamma = RTT_best / RTT_default
 # ~ U(GAMMA_LO, b_i), b_i ~ U(GAMMA_HI) per domain: the upper quartile
-# GAMMA_LO + 0.75 (b_i - GAMMA_LO) lies in 0.6-0.79, about 0.7.
-GAMMA_LO, GAMMA_HI = 0.30, (0.70, 0.95)
+# GAMMA_LO + 0.75 (b_i - GAMMA_LO) lies in 0.64-0.79, about 0.7.
+GAMMA_LO, GAMMA_HI = 0.30, (0.75, 0.95)
 # Fig. 9: the best path is a cellular edge mirror (over lte0) in CELL_BEST of
-# those trials, another Wi-Fi mirror otherwise.
+# those trials, another Wi-Fi mirror otherwise; and the paths that are neither
+# the default nor the best are drawn between the best and SPREAD x the
+# default, SPREAD smaller over LTE, so that a mirror is usually nearer over
+# LTE than over Wi-Fi.
 CELL_BEST = 0.6
+SPREAD = {"wlan0": 2.5, "lte0": 1.6}
 # The default path's RTT: a per-domain median ~ log-normal (median 45 ms, sigma
-# 0.4), varying by a factor ~ log-normal(0, 0.2) from trial to trial, at least
-# 20 ms; every other path between the best and 2.5 x the default.
-RTT_MEDIAN_MS, RTT_SIGMA, RTT_TRIAL_SIGMA, RTT_FLOOR_MS, RTT_SPREAD = 45.0, 0.4, 0.2, 20.0, 2.5
+# 0.4), varying by a factor ~ log-normal(0, 0.2) from trial to trial, at least 20 ms.
+RTT_MEDIAN_MS, RTT_SIGMA, RTT_TRIAL_SIGMA, RTT_FLOOR_MS = 45.0, 0.4, 0.2, 20.0
 MIRRORS_PER_DOMAIN = (3, 5)
 # Access: Wi-Fi and LTE rates drawn per trial (uniform, Mb/s), one-way air delays (ms).
 POP_WIFI_MBPS, POP_LTE_MBPS = (30.0, 90.0), (20.0, 60.0)
 POP_WIFI_AIR, POP_LTE_AIR = 1.5, 4.0
 # Each trial: a 4 MB download in 1 MB requests (four 4 s video segments at 2 Mb/s).
 POP_SIZE_MB = 4
-POP_DOMAINS, POP_TRIALS = 50, 5
-POP_QUICK = (8, 2)
+# 50 domains, 50 trials each (Fig. 13's 50 trials); the quick subset: 8 x 10.
+POP_DOMAINS, POP_TRIALS = 50, 50
+POP_QUICK = (8, 10)
 
 
 def population(domains: int, trials: int, seed: int = 1) -> list[dict]:
-    """The synthetic population: per domain its mirrors, Z target and trials,
-    each trial the RTT (ms) of every (mirror, interface) path and the rates."""
+    """The synthetic population: per domain its mirrors, Z and trials, each
+    trial the RTT (ms) of every (mirror, interface) path and the rates."""
     rng = random.Random(f"population/{seed}")
+    zs = [min(max(statistics.NormalDist(Z_MU, Z_SIGMA).inv_cdf((i + 0.5) / domains), Z_MIN), Z_MAX) for i in range(domains)]
+    rng.shuffle(zs)
+    floor = {"wlan0": 2 * POP_WIFI_AIR + 1, "lte0": 2 * POP_LTE_AIR + 1}
     out = []
     for i in range(domains):
         k = rng.randint(*MIRRORS_PER_DOMAIN)
         mirrors = [f"d{i}m{j}" for j in range(k)]
-        z = min(max(rng.gauss(Z_MU, Z_SIGMA), Z_MIN), Z_MAX)
+        z = zs[i]
+        default_best = [j < round(z * trials) for j in range(trials)]
+        rng.shuffle(default_best)
         b = rng.uniform(*GAMMA_HI)
         median = RTT_MEDIAN_MS * math.exp(rng.gauss(0, RTT_SIGMA))
         ts = []
-        for _ in range(trials):
+        for j in range(trials):
             paths = [(m, i) for m in mirrors for i in ("wlan0", "lte0")]
             default = (mirrors[0], "wlan0")
-            floor = {"wlan0": 2 * POP_WIFI_AIR + 1, "lte0": 2 * POP_LTE_AIR + 1}
             rd = max(median * math.exp(rng.gauss(0, RTT_TRIAL_SIGMA)), RTT_FLOOR_MS)
             rtt = {default: rd}
-            if rng.random() < z:
+            if default_best[j]:
                 best, lo = default, rd
             else:
                 iface = "lte0" if rng.random() < CELL_BEST else "wlan0"
@@ -338,7 +397,7 @@ def population(domains: int, trials: int, seed: int = 1) -> list[dict]:
                 rtt[best] = lo
             for p in paths:
                 if p not in rtt:
-                    rtt[p] = max(rng.uniform(lo * 1.05, RTT_SPREAD * rd), floor[p[1]] * 1.05)
+                    rtt[p] = max(rng.uniform(lo * 1.05, max(SPREAD[p[1]] * rd, lo * 1.1)), floor[p[1]] * 1.05)
             ts.append({"rtt": {f"{m}/{i}": v for (m, i), v in rtt.items()}, "best": f"{best[0]}/{best[1]}",
                        "wifi_mbps": rng.uniform(*POP_WIFI_MBPS), "lte_mbps": rng.uniform(*POP_LTE_MBPS)})
         out.append({"domain": f"d{i}.example", "mirrors": mirrors, "z": z, "gamma_hi": b, "trials": ts})
@@ -396,10 +455,10 @@ def population_report(p: dict) -> tuple[list[str], dict]:
     uq_all = [quartile(gammas[i], 0.75) for i in domains]
     moved = [(i, j) for i, j in keys if pop[i]["trials"][j]["best"] != f"{pop[i]['mirrors'][0]}/wlan0"]
     cell_best = statistics.mean(pop[i]["trials"][j]["best"].endswith("/lte0") for i, j in moved) if moved else float("nan")
-    # Fig. 9's comparison per domain: the mean RTT of its mirrors over LTE against over Wi-Fi.
+    # Fig. 9's comparison: each mirror's RTT over LTE against over Wi-Fi, per domain averaged over its trials.
     lte_lower = statistics.mean(
-        statistics.mean(v for k, v in t["rtt"].items() if k.endswith("/lte0")) < statistics.mean(v for k, v in t["rtt"].items() if k.endswith("/wlan0"))
-        for i in domains for t in pop[i]["trials"])
+        statistics.mean(t["rtt"][f"{m}/lte0"] for t in pop[i]["trials"]) < statistics.mean(t["rtt"][f"{m}/wlan0"] for t in pop[i]["trials"])
+        for i in domains for m in pop[i]["mirrors"])
     # Results: per trial, PAT against the default.
     rows, per = [], []
     for i, j in keys:
@@ -413,7 +472,8 @@ def population_report(p: dict) -> tuple[list[str], dict]:
         tp_ratio = b["completion_s"] / a["completion_s"]           # same bytes: throughput ratio
         per.append({"i": i, "j": j, "rtt_cut": 1 - a["ttfb_mean_s"] / b["ttfb_mean_s"], "tau": tp_ratio, "gamma_in": g_in,
                     "gamma_meas": a["ttfb_mean_s"] / b["ttfb_mean_s"], "remaps": a["remaps"],
-                    "on_best": max(a["mix"], key=a["mix"].get) == t["best"]})
+                    "on_best": max(a["mix"], key=a["mix"].get) == t["best"], "pat_iface": max(a["by_interface"], key=a["by_interface"].get),
+                    "packets": a["packets"] / b["packets"] - 1})
     by_dom = {i: [x for x in per if x["i"] == i] for i in domains}
     by_dom = {i: v for i, v in by_dom.items() if v}
 
@@ -425,7 +485,7 @@ def population_report(p: dict) -> tuple[list[str], dict]:
          "tp_measured": eq10("tau", lambda v: v - 1), "tp_eq10_inputs": eq10("gamma_in", lambda g: 1 / g - 1),
          "tp_eq10_measured_rtt": eq10("gamma_meas", lambda g: 1 / g - 1),
          "tp_max_domain": max(statistics.mean(x["tau"] - 1 for x in v) for v in by_dom.values()),
-         "on_best": statistics.mean(x["on_best"] for x in per), "per": per}
+         "on_best": statistics.mean(x["on_best"] for x in per), "per": per, "packets": statistics.mean(x["packets"] for x in per)}
     # Eq. 8: throughput ratio against 1/gamma, trial by trial.
     ratio = [x["tau"] * x["gamma_in"] for x in per]
     out = [f"{len(domains)} domains × {len(trials[domains[0]])} trials, each a {POP_SIZE_MB} MB download in {CHUNK} requests, PAT and the default "
@@ -437,7 +497,7 @@ def population_report(p: dict) -> tuple[list[str], dict]:
          f"median {statistics.median(uq_moved):.2f}, {100 * statistics.mean(0.6 <= u <= 0.8 for u in uq_moved):.0f} % of domains in 0.6–0.8", ""],
         ["Fig. 8: γ's upper quartile, all trials (γ = 1 when the default is best)", "", f"median {statistics.median(uq_all):.2f}", ""],
         ["Fig. 9: best path over LTE, trials where the default is not best", "most domains", f"{100 * cell_best:.0f} %", ""],
-        ["Fig. 9: mirrors' mean RTT lower over LTE than over Wi-Fi", "most domains", f"{100 * lte_lower:.0f} % of trials", ""],
+        ["Fig. 9: a mirror's mean RTT lower over LTE than over Wi-Fi", "most cases", f"{100 * lte_lower:.0f} % of mirrors", ""],
     ])
     out += ["", "**Results**:", ""]
     out += md_table(["figure", "paper", "measured", "how"], [
@@ -448,16 +508,20 @@ def population_report(p: dict) -> tuple[list[str], dict]:
         ["Fig. 13: Δ_tp by eq. 10", "up to 20 %", f"{100 * s['tp_eq10_inputs']:.1f} % (drawn RTTs); {100 * s['tp_eq10_measured_rtt']:.1f} % (measured RTTs)",
          "τ = 1/γ (eq. 9), γ from the drawn path RTTs, or from the measured times to first byte"],
     ])
-    out += ["", f"PAT carried most of its bytes on the best path in {100 * s['on_best']:.0f} % of trials; "
-            f"eq. 8's check, measured τ · γ (1 if throughput ∝ 1/RTT): median {statistics.median(ratio):.2f}, "
-            f"quartiles {quartile(ratio, 0.25):.2f}–{quartile(ratio, 0.75):.2f}."]
+    moved_to = {k: [x for x in per if x["gamma_in"] < 1 and x["pat_iface"] == k] for k in ("wlan0", "lte0")}
+    out += ["", f"PAT carried most of its bytes on the best path in {100 * s['on_best']:.0f} % of trials. "
+            f"Eq. 8's check, trial by trial, measured τ · γ (1 if throughput ∝ 1/RTT): median {statistics.median(ratio):.2f}, "
+            f"quartiles {quartile(ratio, 0.25):.2f}–{quartile(ratio, 0.75):.2f}. In the trials where another path is best, the measured "
+            + "; ".join(f"τ − 1 when PAT's path is over {k}: mean {100 * statistics.mean(x['tau'] - 1 for x in v):.1f} % "
+                        f"(eq. 9's 1/γ − 1: {100 * statistics.mean(1 / x['gamma_in'] - 1 for x in v):.1f} %, {len(v)} trials)" for k, v in moved_to.items() if v)
+            + f". The phone's packets, PAT against the default: {pct(statistics.mean(x['packets'] for x in per))} (Fig. 15's measure on these 4 MB downloads)."]
     out += [""] + rows + ([""] if rows else [])
     return out, s
 
 
 # ---- Fig. 15: overhead --------------------------------------------------------------------------
 
-OVERHEAD_SIZE_MB = 16
+OVERHEAD_SIZE_MB = 128
 OVERHEAD_PERIODS = ("250ms", "500ms", "1s", "2s")
 OVERHEAD_CONNECTIONS = (2, 4, 10)
 
@@ -472,23 +536,24 @@ def overhead_grid(quick: bool) -> list[tuple[str, int, int]]:
 def run_overhead(cache: Cache, quick: bool) -> dict:
     grid = overhead_grid(quick)
     seeds = sorted({g[2] for g in grid})
-    jobs = {f"fig11/default/{OVERHEAD_SIZE_MB}MB/seed{sd}": fig11_scenario(OVERHEAD_SIZE_MB, "default", sd) for sd in seeds}
+    jobs = {fig11_key("default", OVERHEAD_SIZE_MB, sd): fig11_scenario(OVERHEAD_SIZE_MB, "default", sd) for sd in seeds}
     jobs.update({f"overhead/{p}/{c}/{OVERHEAD_SIZE_MB}MB/seed{sd}": fig11_scenario(OVERHEAD_SIZE_MB, "pat", sd, {"period": p, "max_connections": c})
                  for p, c, sd in grid})
     res = cache.run(jobs)
     return {"grid": grid, "res": res}
 
 
-def overhead_report(o: dict) -> list[str]:
+def overhead_report(o: dict) -> tuple[list[str], dict]:
     grid, res = o["grid"], o["res"]
-    rows = []
+    rows, by = [], {}
     for p, c in dict.fromkeys((g[0], g[1]) for g in grid):
         seeds = [g[2] for g in grid if g[:2] == (p, c)]
         pat = [res[f"overhead/{p}/{c}/{OVERHEAD_SIZE_MB}MB/seed{sd}"] for sd in seeds]
-        dflt = [res[f"fig11/default/{OVERHEAD_SIZE_MB}MB/seed{sd}"] for sd in seeds]
+        dflt = [res[fig11_key("default", OVERHEAD_SIZE_MB, sd)] for sd in seeds]
         dp = statistics.mean(a["packets"] / b["packets"] - 1 for a, b in zip(pat, dflt))
         db = statistics.mean(a["bytes"] / b["bytes"] - 1 for a, b in zip(pat, dflt))
         probe_share = statistics.mean(a["probe_bytes"] / (OVERHEAD_SIZE_MB * MB) for a in pat)
+        by[(p, c)] = dp
         rows.append([p, c, f"{statistics.mean(a['connections'] for a in pat):.1f}", f"{statistics.mean(a['probes'] for a in pat):.0f}",
                      f"{statistics.mean(a['packets'] for a in pat):.0f} / {statistics.mean(b['packets'] for b in dflt):.0f}", pct(dp),
                      pct(db), f"{100 * probe_share:.3f} %",
@@ -498,7 +563,69 @@ def overhead_report(o: dict) -> list[str]:
            "PAT's decision period is also its probe period. Probe bytes: request + response payload over the content's bytes.", ""]
     out += md_table(["period", "max_connections", "connections opened", "probes", "packets PAT / default", "packets", "bytes", "probe bytes",
                      "download time PAT / default (s)"], rows)
-    return out + ["", f"Paper: {PAPER['fig15']}.", ""]
+    return out + ["", f"Paper: {PAPER['fig15']}.", ""], by
+
+
+# ---- plots --------------------------------------------------------------------------------------
+
+def plots(fig11: dict | None, pop: dict | None, overhead: dict | None, quick: bool) -> list[str]:
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    suffix, made = ("-quick" if quick else ""), []
+
+    def save(fig, name):
+        fig.tight_layout()
+        path = OUT / f"{name}{suffix}.png"
+        fig.savefig(path, dpi=110)
+        plt.close(fig)
+        made.append(str(path.relative_to(REPO)))
+
+    if fig11:
+        keys = fig11_keys(quick)
+        sizes, seeds = sorted({s for s, _ in keys}), sorted({sd for _, sd in keys})
+        fig, ax = plt.subplots(figsize=(7, 3.6))
+        for k, (sch, label) in enumerate((("default", "default (first Wi-Fi answer)"), ("pat", "PAT"), ("mptcp", "MPTCP full mesh to m3"))):
+            t = [fig11_times(fig11, s, seeds)[sch] for s in sizes]
+            mean = [statistics.mean(x) for x in t]
+            err = [[m - min(x) for m, x in zip(mean, t)], [max(x) - m for m, x in zip(mean, t)]]
+            ax.bar([i + (k - 1) * 0.27 for i in range(len(sizes))], mean, 0.27, yerr=err, capsize=3, label=label)
+        ax.set_xticks(range(len(sizes)), [f"{s} MB" for s in sizes])
+        ax.set_ylabel("download time (s)")
+        ax.set_yscale("log")
+        ax.set_title(f"Fig. 11: mean over {len(seeds)} delay schedules (bars: lowest to highest)")
+        ax.legend(fontsize=8)
+        save(fig, "fig11")
+    if pop:
+        per = pop["per"]
+        fig, (a, b) = plt.subplots(1, 2, figsize=(10, 3.8))
+        for field, label in (("rtt_cut", "RTT reduction (Fig. 12)"), ("tau", "throughput gain τ − 1 (Fig. 13)")):
+            xs = sorted((x[field] - 1 if field == "tau" else x[field]) * 100 for x in per)
+            a.plot(xs, [(i + 1) / len(xs) for i in range(len(xs))], label=label)
+        a.set_xlabel("per trial, PAT against the default (%)")
+        a.set_ylabel("CDF of trials")
+        a.legend(fontsize=8)
+        for iface, colour in (("wlan0", "tab:blue"), ("lte0", "tab:orange")):
+            v = [x for x in per if x["pat_iface"] == iface]
+            b.scatter([1 / x["gamma_in"] for x in v], [x["tau"] for x in v], s=4, alpha=0.4, color=colour, label=f"PAT over {iface}")
+        top = max(1 / x["gamma_in"] for x in per)
+        b.plot([1, top], [1, top], "k--", lw=1, label="eq. 8-9: τ = 1/γ")
+        b.set_xlabel("1/γ (drawn RTTs: default / best)")
+        b.set_ylabel("τ measured (default time / PAT time)")
+        b.legend(fontsize=8)
+        save(fig, "fig12_13")
+    if overhead:
+        fig, ax = plt.subplots(figsize=(6, 3.6))
+        periods = list(dict.fromkeys(p for p, _ in overhead))
+        for c in sorted({c for _, c in overhead}):
+            ax.plot(range(len(periods)), [100 * overhead[(p, c)] for p in periods], marker="o", label=f"max_connections {c}")
+        ax.set_xticks(range(len(periods)), periods)
+        ax.set_xlabel("decision (probe) period")
+        ax.set_ylabel("extra packets, PAT vs default (%)")
+        ax.axhline(0.88, color="k", ls="--", lw=1, label="paper: +0.88 %")
+        ax.legend(fontsize=8)
+        save(fig, "fig15")
+    return made
 
 
 # ---- main ---------------------------------------------------------------------------------------
@@ -515,13 +642,18 @@ def main(argv: list[str] | None = None) -> None:
     t0 = time.monotonic()
     parts = ["# PAT: pathpool beside the paper (generated by `make pat`)", ""]
     body: list[str] = []
+    fig11 = pop = overhead = None
     if "fig11" in want:
-        body += ["## Fig. 11: download time, five mirrors with changing RTTs", ""] + fig11_report(run_fig11(cache, args.quick), args.quick)
+        fig11 = run_fig11(cache, args.quick)
+        text, _ = fig11_report(fig11, args.quick)
+        body += ["## Fig. 11: download time, five mirrors with changing RTTs", ""] + text
     if "population" in want:
-        text, _ = population_report(run_population(cache, args.quick))
+        text, pop = population_report(run_population(cache, args.quick))
         body += ["## Figs. 12–13: a synthetic population of domains", ""] + text
     if "overhead" in want:
-        body += ["## Fig. 15: overhead against probe period and connections", ""] + overhead_report(run_overhead(cache, args.quick))
+        text, overhead = overhead_report(run_overhead(cache, args.quick))
+        body += ["## Fig. 15: overhead against probe period and connections", ""] + text
+    body += ["Plots: " + ", ".join(plots(fig11, pop, overhead, args.quick)), ""]
     parts += [f"{'Quick subset. ' if args.quick else ''}Runs this time: {cache.ran} ({time.monotonic() - t0:.0f} s wall); cached: {len(cache.done)}.", ""]
     report = "\n".join(parts + body)
     (OUT / ("report-quick.md" if args.quick else "report.md")).write_text(report)
