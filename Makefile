@@ -131,8 +131,8 @@ emptcp: install
 # PAT (docs/reproductions/pat.md, issue 16): Fig. 11 (five mirrors with changing RTTs, 4-128 MB
 # downloads with PAT, the default policy and MPTCP), Figs. 12-13 (a synthetic population of 50 domains
 # calibrated to Figs. 7-9, 50 trials each) and Fig. 15 (overhead against probe period and connections),
-# beside the paper. About 5 minutes on 2 cores; finished runs are cached in results/pat/cache.jsonl (an
-# interrupted run resumes, PAT_ARGS=--fresh starts over, --quick runs a subset in well under a minute into
+# beside the paper. About 3 minutes on 2 cores (5236 runs); finished runs are cached in results/pat/cache.jsonl (an
+# interrupted run resumes, PAT_ARGS=--fresh starts over, --quick runs a subset in about 20 s into
 # report-quick.md). Writes results/pat/report.md and plots.
 pat: install
 	$(PY) validation/pat_paper.py $(PAT_ARGS)
