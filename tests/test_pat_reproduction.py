@@ -80,3 +80,16 @@ def test_overhead_scenarios_validate():
         doc = pp.fig11_scenario(pp.OVERHEAD_SIZE_MB, "pat", sd, {"period": p, "max_connections": c})
         pathpool.validate(doc)
         assert doc["controllers"][0]["params"] == {"resolvers": "local", "period": p, "max_connections": c}
+
+
+def test_the_walk_validates():
+    doc = pp.walk_scenario()
+    pathpool.validate(doc)
+    assert {m["host"] for m in doc["mobility"]} == {"ue1", "ue2", "ue3"}
+    assert all(m["speed"] == 1.5 for m in doc["mobility"])
+    # UE1 on both radios, UE2 on 5G only, UE3 on Wi-Fi only; 5G blocked behind the building.
+    ue_links = {l["a"]: l for l in doc["links"] if l["a"].startswith("ue")}
+    assert set(ue_links) == {"ue1:nr0", "ue1:wlan0", "ue2:nr0", "ue3:wlan0"}
+    assert all(("events" in l) == l["a"].endswith("nr0") for l in ue_links.values())
+    assert [f["content"] for f in doc["fetches"]] == ["both", "mirror1", "mirror2"]
+    assert doc["controllers"][0]["host"] == "ue1" and doc["controllers"][0]["kind"] == "pat"

@@ -7,6 +7,9 @@ PAT is the controller ``kind = "pat"`` driving a fetch session (docs/pat.md);
 the baseline is the fetch session's ``policy = "default"`` (an Android phone:
 the first address of its resolver's answer over Wi-Fi). Experiments:
 
+- ``fig10``: three UEs walking from a 5G base station to a Wi-Fi AP past a
+  building that blocks mmWave, UE1 with PAT over both, UE2 and UE3 on one
+  radio and one mirror each, through the cell model (§VIII-A, Fig. 10);
 - ``fig11``: five mirrors whose RTTs change over time, downloads of 4, 16, 64
   and 128 MB in 1 MB range requests, with PAT, with the default policy, and
   as one MPTCP connection (full mesh over Wi-Fi and 5G) to the default's
@@ -23,7 +26,7 @@ Every finished run is cached in results/pat/cache.jsonl (an interrupted run
 resumes; --fresh starts over). Writes results/pat/report.md and plots;
 --quick runs a fast subset (report-quick.md).
 
-Usage:  python validation/pat_paper.py [--quick] [--fresh] [--only fig11,population,overhead] [--jobs 2]
+Usage:  python validation/pat_paper.py [--quick] [--fresh] [--only fig10,fig11,population,overhead] [--jobs 2]
 """
 
 from __future__ import annotations
@@ -223,13 +226,13 @@ class Cache:
                     rec = json.loads(line)
                     self.done[rec["key"]] = rec["value"]
 
-    def run(self, jobs: dict[str, dict]) -> dict[str, dict]:
-        """``jobs``: name -> scenario. Returns name -> measurement."""
+    def run(self, jobs: dict[str, dict], how=None) -> dict[str, dict]:
+        """``jobs``: name -> scenario, measured by ``how`` (default: ``measure``). Returns name -> measurement."""
         keyed = {name: f"{name}#{hashlib.sha1(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:12]}" for name, doc in jobs.items()}
         todo = {name: doc for name, doc in jobs.items() if keyed[name] not in self.done}
         if todo:
             with cf.ProcessPoolExecutor(max_workers=self.jobs) as pool:
-                futures = {pool.submit(measure, doc): name for name, doc in todo.items()}
+                futures = {pool.submit(how or measure, doc): name for name, doc in todo.items()}
                 for f in cf.as_completed(futures):
                     name, v = futures[f], f.result()
                     self.done[keyed[name]] = v
@@ -566,9 +569,130 @@ def overhead_report(o: dict) -> tuple[list[str], dict]:
     return out + ["", f"Paper: {PAPER['fig15']}.", ""], by
 
 
+# ---- Fig. 10: the walk --------------------------------------------------------------------------
+
+# Three UEs walk together from A = (0, 0) to B = (150, 0) m at 1.5 m/s (100 s):
+# UE1 with PAT over 5G and Wi-Fi, UE2 on 5G only to Mirror1 (behind the gNB),
+# UE3 on Wi-Fi only to Mirror2 (behind the AP). Both radios go through the cell
+# model (cell.md): LTE's chain (100 PRBs, 1 ms TTI, round robin, BLER 0.1 with
+# HARQ), so at most about 75 Mb/s, a scaled stand-in for both technologies;
+# UE1 shares the 5G cell with UE2 and the Wi-Fi "cell" with UE3, as it would.
+# Path loss: 3GPP TR 38.901 UMi street canyon, line of sight,
+# PL = 32.4 + 21 log10(d m) + 20 log10(f GHz): 28 GHz for 5G mmWave
+# (124.3 + 21 log10(R km)), 5 GHz for Wi-Fi (109.4 + 21 log10(R km)). The gNB is
+# 30 m beside A, the AP 10 m beside B; transmit powers (with antenna gains 15 and
+# 0 dBi) chosen so that each radio's SINR spans its range over the walk: 5G
+# 25 dB at A to 10 dB at B, Wi-Fi 5 dB at A to 30 dB at B. The links' delays
+# beyond the air are Fig. 11's (Wi-Fi 2 ms, 5G 1 ms one way), the mirrors 2 ms
+# behind the gNB and the AP, and the two networks 10 ms from the internet router.
+WALK_SPEED, WALK_LENGTH = 1.5, 150.0
+WALK_CELLS = {
+    "gnb": {"position": [0, 30], "tx_power": 10, "antenna_gain": 15, "path_loss_1km": 124.3, "path_loss_slope": 21},
+    "ap": {"position": [WALK_LENGTH, 10], "tx_power": 5, "antenna_gain": 0, "path_loss_1km": 109.4, "path_loss_slope": 21},
+}
+# The building, 30 m beside the path, shadows the gNB from x = 60 to 90 m
+# (40-60 s): behind it 28 GHz loses 30-40 dB or more (TR 38.901 §7.4.3's
+# building penetration), below CQI 1, so the 5G links are down for that time.
+BLOCKED = (40.0, 60.0)
+WALK_CHUNK = "1MB"
+
+
+def walk_scenario(seed: int = 1) -> dict:
+    duration = WALK_LENGTH / WALK_SPEED
+    cells = [{"name": n, "radius": 1000, "tti": "1ms", "prbs": 100, **c} for n, c in WALK_CELLS.items()]
+    nodes = [{"name": n} for n in ("ue1", "ue2", "ue3", "m1", "m2")]
+    nodes += [{"name": n, "kind": "router"} for n in ("gnb", "ap", "internet")]
+    q = int(75e6 / 8 * 0.05)
+    blocked = [{"at": f"{BLOCKED[0]:g}s", "state": "down"}, {"at": f"{BLOCKED[1]:g}s", "state": "up"}]
+    links = [
+        {"name": "ue1-nr", "a": "ue1:nr0", "b": "gnb", "delay": f"{NR_AIR:g}ms", "queue_bytes": q, "capacity": {"cell": "gnb"}, "events": blocked},
+        {"name": "ue1-wifi", "a": "ue1:wlan0", "b": "ap", "delay": f"{WIFI_AIR:g}ms", "queue_bytes": q, "capacity": {"cell": "ap"}},
+        {"name": "ue2-nr", "a": "ue2:nr0", "b": "gnb", "delay": f"{NR_AIR:g}ms", "queue_bytes": q, "capacity": {"cell": "gnb"}, "events": blocked},
+        {"name": "ue3-wifi", "a": "ue3:wlan0", "b": "ap", "delay": f"{WIFI_AIR:g}ms", "queue_bytes": q, "capacity": {"cell": "ap"}},
+        {"name": "m1-gnb", "a": "m1", "b": "gnb", "rate": "1Gbps", "delay": "2ms", "queue": 2000},
+        {"name": "m2-ap", "a": "m2", "b": "ap", "rate": "1Gbps", "delay": "2ms", "queue": 2000},
+        {"name": "gnb-internet", "a": "gnb", "b": "internet", "rate": "1Gbps", "delay": "10ms", "queue": 2000},
+        {"name": "ap-internet", "a": "ap", "b": "internet", "rate": "1Gbps", "delay": "10ms", "queue": 2000},
+    ]
+    mobility = [{"host": u, "position": [0, 0], "speed": WALK_SPEED, "heading": 0} for u in ("ue1", "ue2", "ue3")]
+    big = 4 * 10**9
+    contents = [{"name": "both", "bytes": big, "mirrors": ["m1", "m2"]}, {"name": "mirror1", "bytes": big, "mirrors": ["m1"]},
+                {"name": "mirror2", "bytes": big, "mirrors": ["m2"]}]
+    fetches = [{"name": "ue1", "client": "ue1", "content": "both", "chunk": WALK_CHUNK, "policy": "controller", "tcp": TCP},
+               {"name": "ue2", "client": "ue2", "content": "mirror1", "chunk": WALK_CHUNK, "tcp": TCP},
+               {"name": "ue3", "client": "ue3", "content": "mirror2", "chunk": WALK_CHUNK, "tcp": TCP}]
+    return {"sim": {"duration": f"{duration:g}s", "seed": seed, "sample_interval": "1s"}, "cells": cells, "mobility": mobility,
+            "nodes": nodes, "links": links, "contents": contents, "fetches": fetches,
+            "controllers": [{"host": "ue1", "kind": "pat", "sample_interval": "0s", "params": {}}]}
+
+
+def measure_walk(doc: dict) -> dict:
+    """Per UE its goodput in 1 s bins; UE1's bytes per interface per bin; PAT's
+    remaps; when and over which interface UE1 sent each range; the RTT samples (time to first byte of a range or a
+    probe) of each of UE1's (mirror, interface) paths."""
+    import pathpool
+    t0 = time.monotonic()
+    r = pathpool.run(doc)
+    names = dict(zip(r.flows["flow_id"], r.flows["name"]))
+    ts = r.flow_ts
+    bins = sorted(ts["time_s"].unique())
+    ue = {u: [0.0] * len(bins) for u in ("ue1", "ue2", "ue3")}
+    ue1_if = {i: [0.0] * len(bins) for i in ("nr0", "wlan0")}
+    index = {t: k for k, t in enumerate(bins)}
+    for f, t, g in zip(ts["flow_id"], ts["time_s"], ts["goodput_bps"]):
+        fetch, _, iface = names[f].split("/")
+        ue[fetch][index[t]] += g
+        if fetch == "ue1":
+            ue1_if[iface][index[t]] += g
+    log = r.frame("controller_log")
+    remaps = [float(t) for t, d in zip(log["time_s"], log["detail"]) if str(d).startswith("remap")]
+    q = r.frame("fetch_requests")
+    q = q[q["session_id"] == 0]
+    ranges = [(float(t), i) for k, t, i in zip(q["kind"], q["sent_s"], q["interface"]) if k == "range"]
+    q = q[q["first_byte_s"].notna()]
+    rtt = {}
+    for m, i, sent, fb in sorted(zip(q["mirror"], q["interface"], q["sent_s"], q["first_byte_s"]), key=lambda x: x[3]):
+        rtt.setdefault(f"{m}/{i}", []).append((float(fb), float(fb - sent)))
+    return {"wall_s": time.monotonic() - t0, "bins": [float(b) for b in bins], "ue": ue, "ue1_if": ue1_if, "remaps": remaps, "rtt": rtt, "sent": ranges}
+
+
+def walk_report(w: dict) -> tuple[list[str], dict]:
+    bins, ue, ue1_if = w["bins"], w["ue"], w["ue1_if"]
+    mean = {u: statistics.mean(v) for u, v in ue.items()}
+    period, rtt_margin = 1.0, 0.05
+    single = {"nr0": "ue2", "wlan0": "ue3"}
+    rows, misses, mismatch = [], [], []
+    for k, t in enumerate(bins):
+        # The path PAT chose: the interface of UE1's last range sent by the bin's end.
+        on = max((x for x in w["sent"] if x[0] <= t), default=(0.0, "wlan0"))[1]
+        near_remap = any(r < t and r + period + rtt_margin > t - 1 for r in w["remaps"])
+        ref = ue[single[on]][k]
+        last = {p: max((x for x in v if x[0] <= t), default=None) for p, v in w["rtt"].items()}
+        known = {p: x[1] for p, x in last.items() if x}
+        rtt_best = min(known, key=known.get).split("/")[1] if known else None
+        tp_best = max(single, key=lambda i: ue[single[i]][k])
+        if rtt_best and rtt_best != tp_best:
+            mismatch.append(f"{t:g}")
+        if not near_remap and ue["ue1"][k] > 0 and ue["ue1"][k] < 0.9 * ref:
+            misses.append(f"{t:g} s ({ue['ue1'][k] / 1e6:.1f} vs {ref / 1e6:.1f} Mb/s on {on})")
+        if k % 10 == 9:
+            rows.append([f"{t - 10:g}–{t:g}", *(f"{statistics.mean(ue[u][k - 9:k + 1]) / 1e6:.1f}" for u in ("ue1", "ue2", "ue3")),
+                         f"{100 * sum(ue1_if['nr0'][k - 9:k + 1]) / max(1.0, sum(ue['ue1'][k - 9:k + 1])):.0f} %"])
+    out = [f"Goodput per UE (Mb/s), 10 s means of 1 s bins; the 5G links are down over {BLOCKED[0]:g}–{BLOCKED[1]:g} s (the building).", ""]
+    out += md_table(["time (s)", "UE1 (PAT)", "UE2 (5G → Mirror1)", "UE3 (Wi-Fi → Mirror2)", "UE1 over 5G"], rows)
+    ok_mean = mean["ue1"] >= max(mean["ue2"], mean["ue3"])
+    out += ["", f"Means over the walk: UE1 {mean['ue1'] / 1e6:.1f}, UE2 {mean['ue2'] / 1e6:.1f}, UE3 {mean['ue3'] / 1e6:.1f} Mb/s: "
+            f"UE1 ≥ the larger of UE2 and UE3: **{'met' if ok_mean else 'not met'}**. PAT's remaps at: {', '.join(f'{r:.1f}' for r in w['remaps']) or 'none'} s.",
+            f"1 s bins (outside [remap, remap + period + {rtt_margin * 1e3:g} ms]) where UE1 < 0.9 × the single-path UE on the path PAT chose: "
+            f"{len(misses)} of {len(bins)}" + (f": {', '.join(misses[:12])}{' …' if len(misses) > 12 else ''}" if misses else "") + ".",
+            f"Bins where the RTT-best path (UE1's last sample per path) is not the throughput-best (UE2's against UE3's rate): "
+            f"{len(mismatch)}: {', '.join(mismatch) or 'none'}.", ""]
+    return out, {"mean": mean, "misses": len(misses), "mismatch": len(mismatch)}
+
+
 # ---- plots --------------------------------------------------------------------------------------
 
-def plots(fig11: dict | None, pop: dict | None, overhead: dict | None, quick: bool) -> list[str]:
+def plots(walk: dict | None, fig11: dict | None, pop: dict | None, overhead: dict | None, quick: bool) -> list[str]:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -581,6 +705,17 @@ def plots(fig11: dict | None, pop: dict | None, overhead: dict | None, quick: bo
         plt.close(fig)
         made.append(str(path.relative_to(REPO)))
 
+    if walk:
+        fig, ax = plt.subplots(figsize=(8, 3.6))
+        for u, label in (("ue1", "UE1 (PAT, 5G + Wi-Fi)"), ("ue2", "UE2 (5G → Mirror1)"), ("ue3", "UE3 (Wi-Fi → Mirror2)")):
+            ax.plot(walk["bins"], [g / 1e6 for g in walk["ue"][u]], label=label, lw=1.5 if u == "ue1" else 1)
+        ax.axvspan(*BLOCKED, color="grey", alpha=0.2, label="5G behind the building")
+        for k, r in enumerate(walk["remaps"]):
+            ax.axvline(r, color="k", ls=":", lw=0.8, label="PAT's remaps" if k == 0 else None)
+        ax.set_xlabel("time (s); A at 0, B at 100")
+        ax.set_ylabel("goodput, 1 s bins (Mb/s)")
+        ax.legend(fontsize=7)
+        save(fig, "fig10")
     if fig11:
         keys = fig11_keys(quick)
         sizes, seeds = sorted({s for s, _ in keys}), sorted({sd for _, sd in keys})
@@ -634,7 +769,7 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="a fast subset (about a minute): report-quick.md")
     ap.add_argument("--fresh", action="store_true", help="forget cached runs")
-    ap.add_argument("--only", default="fig11,population,overhead", help="comma-separated experiments")
+    ap.add_argument("--only", default="fig10,fig11,population,overhead", help="comma-separated experiments")
     ap.add_argument("--jobs", type=int, default=2, help="runs at once")
     args = ap.parse_args(argv)
     cache = Cache(OUT / "cache.jsonl", args.fresh, args.jobs)
@@ -642,7 +777,11 @@ def main(argv: list[str] | None = None) -> None:
     t0 = time.monotonic()
     parts = ["# PAT: pathpool beside the paper (generated by `make pat`)", ""]
     body: list[str] = []
-    fig11 = pop = overhead = None
+    fig11 = pop = overhead = walk = None
+    if "fig10" in want:
+        walk = cache.run({"fig10/walk": walk_scenario()}, measure_walk)["fig10/walk"]
+        text, _ = walk_report(walk)
+        body += ["## Fig. 10: the walk from A to B", ""] + text
     if "fig11" in want:
         fig11 = run_fig11(cache, args.quick)
         text, _ = fig11_report(fig11, args.quick)
@@ -653,7 +792,7 @@ def main(argv: list[str] | None = None) -> None:
     if "overhead" in want:
         text, overhead = overhead_report(run_overhead(cache, args.quick))
         body += ["## Fig. 15: overhead against probe period and connections", ""] + text
-    body += ["Plots: " + ", ".join(plots(fig11, pop, overhead, args.quick)), ""]
+    body += ["Plots: " + ", ".join(plots(walk, fig11, pop, overhead, args.quick)), ""]
     parts += [f"{'Quick subset. ' if args.quick else ''}Runs this time: {cache.ran} ({time.monotonic() - t0:.0f} s wall); cached: {len(cache.done)}.", ""]
     report = "\n".join(parts + body)
     (OUT / ("report-quick.md" if args.quick else "report.md")).write_text(report)
