@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bpf-toolchain bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp fuzz clean
+.PHONY: run test install bpf-toolchain bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp pat fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -127,6 +127,16 @@ smptcp: install
 # About a minute on 2 cores; writes results/emptcp/report.md. EMPTCP_ARGS=--seeds N.
 emptcp: install
 	$(PY) validation/emptcp_paper.py $(EMPTCP_ARGS)
+
+# PAT (docs/reproductions/pat.md, issue 16): Fig. 10 (three UEs walking past a building through the cell
+# model, UE1 with PAT on 5G + Wi-Fi), Fig. 11 (five mirrors with changing RTTs, 4-128 MB
+# downloads with PAT, the default policy and MPTCP), Figs. 12-13 (a synthetic population of 50 domains
+# calibrated to Figs. 7-9, 50 trials each) and Fig. 15 (overhead against probe period and connections),
+# beside the paper. About 1.5-2.5 minutes on 2 cores (5241 runs); finished runs are cached in results/pat/cache.jsonl (an
+# interrupted run resumes, PAT_ARGS=--fresh starts over, --quick runs a subset in about 16 s into
+# report-quick.md). Writes results/pat/report.md and plots.
+pat: install
+	$(PY) validation/pat_paper.py $(PAT_ARGS)
 
 # The scenario fuzzer's long form (tests/fuzz_scenarios.py; make test runs 400 mutants):
 # 5000 mutants of every built-in and validation scenario, each refused cleanly or run

@@ -189,3 +189,23 @@ fn dns_mistakes_are_refused_before_the_run() {
     let e = load_err(&format!("{NET}{FETCH}resolver = \"public\"\n"));
     assert!(e.contains("fetches[0].resolver") && e.contains("unknown resolver 'public'"), "{e}");
 }
+
+/// A probe that goes unanswered is evidence too: a connection whose probe has
+/// been out longer than its estimate has at least that round trip now. Here
+/// the LTE link goes down at 2 s, before m1's delay rises at 3 s: m2 over lte0
+/// keeps its old 62 ms estimate (its probe never comes back), and a PAT that
+/// trusted it would move the download onto a dead link, where the next
+/// range would wait until the link returns at 30 s.
+#[test]
+fn pat_does_not_move_to_a_connection_whose_probe_is_overdue() {
+    let lte = "a = \"phone:lte0\"\nb = \"lr\"\nrate = \"10Mbps\"\ndelay = \"20ms\"\nqueue = 4000\n";
+    let net = NET.replace(lte, &format!("{lte}events = [{{ at = \"2s\", state = \"down\" }}, {{ at = \"30s\", state = \"up\" }}]\n"));
+    assert_ne!(net, NET);
+    let out = run_toml(&format!("{net}{FETCH}policy = \"controller\"\n{PAT}"));
+    let r = ranges(&out);
+    assert_every_byte_once(&r, 16_000_000);
+    assert!(r.iter().all(|x| x.3 != "lte0" || x.4 < 2.0), "a range went over the dead LTE link: {r:?}");
+    let f = table(&out, "fetches");
+    let done = f64s(f, "completion_s")[0];
+    assert!(done < 30.0, "the download waited for the LTE link: {done} s");
+}

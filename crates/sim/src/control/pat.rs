@@ -60,8 +60,8 @@ pub struct Pat {
     sessions: BTreeMap<SessionId, SessionState>,
     /// Smoothed RTT estimate per connection, seconds.
     estimate: BTreeMap<ConnId, f64>,
-    /// Connections with a probe under way.
-    probing: BTreeSet<ConnId>,
+    /// Connections with a probe under way, and when it was sent.
+    probing: BTreeMap<ConnId, Time>,
 }
 
 #[derive(Default)]
@@ -94,7 +94,7 @@ pub fn build(p: &mut Params, _host: &Host) -> Built {
             probe_response,
             sessions: BTreeMap::new(),
             estimate: BTreeMap::new(),
-            probing: BTreeSet::new(),
+            probing: BTreeMap::new(),
         }),
         actions: vec![ActionKind::ArmTimer, ActionKind::Resolve, ActionKind::OpenConnection, ActionKind::Steer, ActionKind::Probe, ActionKind::Log],
     }
@@ -125,9 +125,18 @@ impl Pat {
         }
     }
 
+    /// A connection's RTT estimate for a decision at `now`: the smoothed
+    /// one, or, while a probe has been out longer than that, the probe's age
+    /// (no answer yet is a lower bound on the round trip now; without it a
+    /// connection whose link went down keeps its last estimate for ever).
+    fn estimate_at(&self, conn: ConnId, now: Time) -> Option<f64> {
+        let e = *self.estimate.get(&conn)?;
+        Some(self.probing.get(&conn).map_or(e, |&sent| e.max(now.saturating_sub(sent).secs())))
+    }
+
     /// One decision period: remap each active session to its best
     /// connection, then probe the others for the next decision.
-    fn decide(&mut self, view: &View, out: &mut Vec<Action>) {
+    fn decide(&mut self, now: Time, view: &View, out: &mut Vec<Action>) {
         for s in &view.sessions {
             if s.finished || !self.sessions.contains_key(&s.id) {
                 continue;
@@ -137,10 +146,10 @@ impl Pat {
                 .connections
                 .iter()
                 .filter(|&&c| view.connection(c).is_some_and(|v| v.established))
-                .filter_map(|&c| self.estimate.get(&c).map(|&e| (c, e)))
+                .filter_map(|&c| self.estimate_at(c, now).map(|e| (c, e)))
                 .collect();
             if let Some(&(best, best_rtt)) = candidates.iter().min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0))) {
-                match s.current.and_then(|c| self.estimate.get(&c).map(|&e| (c, e))) {
+                match s.current.and_then(|c| self.estimate_at(c, now).map(|e| (c, e))) {
                     // Algorithm 1: PATRTT < appRTT → map the application to PATFD.
                     Some((current, current_rtt)) if best != current && best_rtt < current_rtt * (1.0 - self.hysteresis) => {
                         out.push(Action::Log { detail: format!("remap session {}: conn {best} ({}) {:.3} ms < conn {current} ({}) {:.3} ms", s.id, describe(view, best), best_rtt * 1e3, describe(view, current), current_rtt * 1e3) });
@@ -155,7 +164,8 @@ impl Pat {
             if active || !self.activity_gated {
                 for &c in &s.connections {
                     let up = view.connection(c).is_some_and(|v| v.established);
-                    if up && Some(c) != s.current && self.probing.insert(c) {
+                    if up && Some(c) != s.current && !self.probing.contains_key(&c) {
+                        self.probing.insert(c, now);
                         out.push(Action::Probe { conn: c, request_bytes: self.probe_request, response_bytes: self.probe_response });
                     }
                 }
@@ -173,7 +183,7 @@ fn describe(view: &View, conn: ConnId) -> String {
 }
 
 impl Controller for Pat {
-    fn on_event(&mut self, _now: Time, event: &Event, view: &View, out: &mut Vec<Action>) {
+    fn on_event(&mut self, now: Time, event: &Event, view: &View, out: &mut Vec<Action>) {
         match event {
             Event::Start => out.push(Action::ArmTimer { after: self.period, token: DECIDE }),
             // The Node Explorer: every resolver over every interface that is
@@ -220,7 +230,7 @@ impl Controller for Pat {
             }
             Event::RequestCompleted { conn, first_byte: Some(rtt), .. } => self.sample(*conn, *rtt),
             Event::Timer { token: DECIDE } => {
-                self.decide(view, out);
+                self.decide(now, view, out);
                 out.push(Action::ArmTimer { after: self.period, token: DECIDE });
             }
             _ => {}
