@@ -41,6 +41,9 @@ pub struct Model {
     /// download it (`[[fetches]]`; their candidate connections are flows).
     pub contents: Vec<crate::app::content::ContentModel>,
     pub fetches: Vec<crate::app::fetch::FetchModel>,
+    /// Web page loads (`[[pages]]`); their objects are sessions of `fetches`,
+    /// after the `[[fetches]]` ones.
+    pub pages: Vec<crate::app::page::PageModel>,
     /// The kernel lab's settings (`[lab]`); the simulator does not use them.
     pub lab: crate::scenario::spec::LabSpec,
 }
