@@ -84,11 +84,21 @@ impl Default for SizeSpec {
     }
 }
 
-/// The generated objects and sessions, each with the field it is reported under.
+/// The generated objects and sessions, each with the field it is reported
+/// under, and each entry's name with the number of sessions it drew.
 #[derive(Default)]
 pub struct Generated {
     pub contents: Vec<(String, ContentSpec)>,
     pub fetches: Vec<(String, FetchSpec)>,
+    pub entries: Vec<(String, u32)>,
+}
+
+/// An `[[arrivals]]` entry as run: its name and its sessions (ids in
+/// `Model::fetches`, after the `[[fetches]]` ones).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrivalModel {
+    pub name: String,
+    pub sessions: std::ops::Range<u32>,
 }
 
 /// Draws every entry's sessions; `hosts` are the scenario's host names
@@ -141,6 +151,7 @@ fn entry(a: &ArrivalSpec, i: usize, duration: Time, seeds: &Seeds, hosts: &[&str
         return;
     }
     let label = a.name.clone().unwrap_or_else(|| format!("arrivals{i}"));
+    let drawn = out.fetches.len();
     let mut rng = seeds.stream(&format!("arrivals:{label}"));
     let mut t = start.secs();
     for k in 0.. {
@@ -174,4 +185,16 @@ fn entry(a: &ArrivalSpec, i: usize, duration: Time, seeds: &Seeds, hosts: &[&str
         };
         out.fetches.push((at_field, fetch));
     }
+    out.entries.push((label, (out.fetches.len() - drawn) as u32));
+}
+
+/// The entries' session ranges, the first generated session being `first`.
+pub fn models(entries: &[(String, u32)], first: u32) -> Vec<ArrivalModel> {
+    let mut next = first;
+    let mut out = Vec::new();
+    for (name, n) in entries {
+        out.push(ArrivalModel { name: name.clone(), sessions: next..next + n });
+        next += n;
+    }
+    out
 }

@@ -146,6 +146,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     let generated = super::arrivals::expand(&sc.arrivals, duration, &seeds, &hosts, &mut p);
     let label = |what: &str, i: usize| format!("{what}[{i}]");
     let content_specs: Vec<_> = sc.contents.iter().enumerate().map(|(i, c)| (label("contents", i), c.clone())).chain(generated.contents).collect();
+    let arrivals = super::arrivals::models(&generated.entries, sc.fetches.len() as u32);
     let fetch_specs: Vec<_> = sc.fetches.iter().enumerate().map(|(i, f)| (label("fetches", i), f.clone())).chain(generated.fetches).collect();
     let page_specs: Vec<_> = sc.pages.iter().enumerate().map(|(i, pg)| (label("pages", i), pg.clone())).collect();
     let (contents, mut fetches) = super::fetches::resolve(sc, &content_specs, &fetch_specs, &by_name, &net, &defaults, links_ok, &mut flows, &mut p);
@@ -182,6 +183,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         contents,
         fetches,
         pages,
+        arrivals,
         lab: sc.lab.clone(),
     };
     p.into_result(&src.name, model)

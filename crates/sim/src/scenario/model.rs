@@ -44,6 +44,8 @@ pub struct Model {
     /// Web page loads (`[[pages]]`); their objects are sessions of `fetches`,
     /// after the `[[fetches]]` ones.
     pub pages: Vec<crate::app::page::PageModel>,
+    /// `[[arrivals]]` entries and the sessions of `fetches` they drew.
+    pub arrivals: Vec<crate::scenario::arrivals::ArrivalModel>,
     /// The kernel lab's settings (`[lab]`); the simulator does not use them.
     pub lab: crate::scenario::spec::LabSpec,
 }
