@@ -412,6 +412,30 @@ mod tests {
     }
 
     #[test]
+    fn pages_and_arrivals_are_refused_by_name_not_per_session() {
+        let text = r#"
+            [[contents]]
+            name = "index"
+            bytes = "10kB"
+            mirrors = ["s"]
+            [[pages]]
+            name = "news"
+            client = "c"
+            objects = [{ content = "index" }]
+            [[arrivals]]
+            name = "users"
+            clients = ["c"]
+            mirrors = ["s"]
+            rate = 5
+            "#;
+        let m = model(text);
+        let n = m.arrivals[0].sessions.len();
+        assert!(n > 0 && m.fetches.len() == n + 1, "{n} sessions drawn, {} in all", m.fetches.len());
+        let r = refusals(&m, &kernel());
+        assert_eq!(r, vec![format!("page 'news': {PAGES_SIM_ONLY}"), format!("arrivals 'users' ({n} sessions): {ARRIVALS_SIM_ONLY}")]);
+    }
+
+    #[test]
     fn green_path_manager_needs_the_userspace_path_manager() {
         let flow = r#"
             [[flows]]
