@@ -248,10 +248,8 @@ fn pat_steers_a_page_to_the_faster_path() {
 #[test]
 fn arrivals_follow_the_rate_and_the_seed() {
     let text = |seed: u64| {
-        format!(
-            "{NET}\n[[arrivals]]\nname = \"users\"\nclients = [\"c\"]\nmirrors = [\"s1\", \"s2\"]\nrate = 40\nstart = \"0s\"\nstop = \"8s\"\n",
-        )
-        .replace("duration = \"10s\"", &format!("duration = \"10s\"\nseed = {seed}"))
+        format!("{NET}\n[[arrivals]]\nname = \"users\"\nclients = [\"c\"]\nmirrors = [\"s1\", \"s2\"]\nrate = 40\nstart = \"0s\"\nstop = \"8s\"\n")
+            .replace("duration = \"10s\"", &format!("duration = \"10s\"\nseed = {seed}"))
     };
     let model = |seed| load(&text(seed), Format::Toml, &common::source("test.toml"), None).unwrap_or_else(|e| panic!("{e}"));
     let (a, b, c) = (model(1), model(1), model(2));
@@ -284,14 +282,30 @@ fn bad_pages_and_arrivals_are_refused_naming_the_field() {
             "the objects' parents form a loop: o0 → o1 → o0",
         ),
         ("[[pages]]\nclient = \"c\"\nobjects = [{ content = \"index\" }, { content = \"nope\" }]\n", "pages[0].objects[1].content", "unknown content 'nope'"),
-        ("[[pages]]\nclient = \"c\"\nobjects = [{ content = \"index\", after = \"o0\" }, { content = \"o0\" }]\n", "pages[0].objects[0].after", "has no parent"),
-        ("[[pages]]\nclient = \"c\"\nobjects = [{ content = \"index\" }, { content = \"o0\", after = \"o9\" }]\n", "pages[0].objects[1].after", "'o9' is not an object of this page"),
+        (
+            "[[pages]]\nclient = \"c\"\nobjects = [{ content = \"index\", after = \"o0\" }, { content = \"o0\" }]\n",
+            "pages[0].objects[0].after",
+            "has no parent",
+        ),
+        (
+            "[[pages]]\nclient = \"c\"\nobjects = [{ content = \"index\" }, { content = \"o0\", after = \"o9\" }]\n",
+            "pages[0].objects[1].after",
+            "'o9' is not an object of this page",
+        ),
         ("[[pages]]\nclient = \"c\"\nobjects = [{ content = \"index\" }, { content = \"index\" }]\n", "pages[0].objects[1].content", "is objects[0] already"),
         ("[[pages]]\nclient = \"c\"\nobjects = []\n", "pages[0].objects", "needs at least the main object"),
-        ("[[pages]]\nclient = \"c\"\nobjects = [{ content = \"index\" }]\nconnections_per_server = 0\n", "pages[0].connections_per_server", "must be at least 1"),
+        (
+            "[[pages]]\nclient = \"c\"\nobjects = [{ content = \"index\" }]\nconnections_per_server = 0\n",
+            "pages[0].connections_per_server",
+            "must be at least 1",
+        ),
         ("[[pages]]\nclient = \"r\"\nobjects = [{ content = \"index\" }]\n", "pages[0].client", "is a router"),
         ("[[arrivals]]\nclients = [\"c\"]\nmirrors = [\"s1\"]\nrate = -1\n", "arrivals[0].rate", "must be a positive number"),
-        ("[[arrivals]]\nclients = [\"c\"]\nmirrors = [\"s1\"]\nrate = 1\nsize = { dist = \"pareto\", mean = \"10kB\", shape = 0.9 }\n", "arrivals[0].size", "a shape above 1"),
+        (
+            "[[arrivals]]\nclients = [\"c\"]\nmirrors = [\"s1\"]\nrate = 1\nsize = { dist = \"pareto\", mean = \"10kB\", shape = 0.9 }\n",
+            "arrivals[0].size",
+            "a shape above 1",
+        ),
         ("[[arrivals]]\nclients = [\"x*\"]\nmirrors = [\"s1\"]\nrate = 1\n", "arrivals[0].clients", "matches no host"),
         ("[[arrivals]]\nclients = [\"c\"]\nmirrors = [\"nope\"]\nrate = 1\n", "arrivals[0] (session 0).mirrors[0]", "unknown node 'nope'"),
     ];

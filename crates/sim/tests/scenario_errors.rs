@@ -361,7 +361,8 @@ fn delay_schedule_problems_are_named() {
 /// and a negative object size (the full list is in tests/pages.rs).
 #[test]
 fn page_problems_are_named() {
-    let contents = "[[contents]]\nname = \"doc\"\nbytes = \"10kB\"\nmirrors = [\"b\"]\n[[contents]]\nname = \"x\"\nbytes = \"1kB\"\nmirrors = [\"b\"]\n[[contents]]\nname = \"y\"\nbytes = \"1kB\"\nmirrors = [\"b\"]\n";
+    let content = |name: &str, bytes: &str| format!("[[contents]]\nname = \"{name}\"\nbytes = \"{bytes}\"\nmirrors = [\"b\"]\n");
+    let contents = content("doc", "10kB") + &content("x", "1kB") + &content("y", "1kB");
     let page = |objects: &str| with(&format!("{LINKS}{contents}[[pages]]\nclient = \"a\"\nobjects = [{objects}]\n"));
     let e = load_err(&page(r#"{ content = "doc" }, { content = "x", after = "y" }, { content = "y", after = "x" }"#));
     assert_names(&e, "pages[0].objects[1].after", "the objects' parents form a loop: x → y → x");

@@ -109,6 +109,13 @@ impl Pat {
         *e += ALPHA * (r - *e);
     }
 
+    /// The session's established connection with the lowest estimate.
+    fn best(&self, s: &SessionView, view: &View) -> Option<(ConnId, f64)> {
+        let established = s.connections.iter().filter(|&&c| view.connection(c).is_some_and(|v| v.established));
+        let candidates = established.filter_map(|&c| self.estimate.get(&c).map(|&e| (c, e)));
+        candidates.min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+    }
+
     /// Algorithm 1's `CreateConnection` for the mirrors of one answer: a
     /// connection to each over every interface that is up and not of poor
     /// quality, up to `max_connections` per session. A connection the
@@ -161,15 +168,6 @@ impl Pat {
                 }
             }
         }
-    }
-}
-
-impl Pat {
-    /// The session's established connection with the lowest estimate.
-    fn best(&self, s: &SessionView, view: &View) -> Option<(ConnId, f64)> {
-        let established = s.connections.iter().filter(|&&c| view.connection(c).is_some_and(|v| v.established));
-        let candidates = established.filter_map(|&c| self.estimate.get(&c).map(|&e| (c, e)));
-        candidates.min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
     }
 }
 

@@ -51,7 +51,9 @@ pub struct ArrivalSpec {
 #[derive(Debug, Clone, Deserialize)]
 #[serde(tag = "dist", rename_all = "snake_case", deny_unknown_fields)]
 pub enum SizeSpec {
-    Fixed { bytes: Bytes },
+    Fixed {
+        bytes: Bytes,
+    },
     /// ln(size) normal with mean `mu` and deviation `sigma`; the defaults
     /// are the body of web file sizes in SURGE (Barford and Crovella,
     /// "Generating Representative Web Workloads for Network and Server
@@ -67,7 +69,10 @@ pub enum SizeSpec {
     /// mean·(α−1)/α), the heavy tail of web transfer sizes (Crovella and
     /// Bestavros, "Self-Similarity in World Wide Web Traffic", IEEE/ACM ToN
     /// 1997).
-    Pareto { mean: Bytes, shape: f64 },
+    Pareto {
+        mean: Bytes,
+        shape: f64,
+    },
 }
 
 fn surge_mu() -> f64 {
@@ -145,7 +150,10 @@ fn entry(a: &ArrivalSpec, i: usize, duration: Time, seeds: &Seeds, hosts: &[&str
         _ => {}
     }
     if p.list.len() == before && a.rate * (stop - start).secs() > MAX_SESSIONS {
-        p.add(format!("{field}.rate"), format!("{} sessions/s over {} gives about {:.0} sessions; at most {MAX_SESSIONS} per entry", a.rate, stop - start, a.rate * (stop - start).secs()));
+        p.add(
+            format!("{field}.rate"),
+            format!("{} sessions/s over {} gives about {:.0} sessions; at most {MAX_SESSIONS} per entry", a.rate, stop - start, a.rate * (stop - start).secs()),
+        );
     }
     if p.list.len() != before {
         return;

@@ -67,8 +67,7 @@ const REQUEST_BYTES: u64 = 300;
 
 /// Resolves the contents and sessions, appending each session's candidate
 /// connections to `flows`. Routes are checked only when every link was
-/// built (`check_routes`).
-/// `contents` and `fetches` are the file's entries and those `[[arrivals]]`
+/// built (`check_routes`). `contents` and `specs` are the file's entries and those `[[arrivals]]`
 /// generated, each with the field it is reported under.
 #[allow(clippy::too_many_arguments)]
 pub fn resolve(
@@ -170,7 +169,7 @@ fn fetch(
     let node = &net.nodes[client as usize];
     let prefer = prefer(spec.prefer.as_deref(), &format!("{field}.prefer"), node, p)?;
     let mut candidates = Vec::new();
-    for (mirror, k) in reaching(c, client, &format!("{field}"), net, check_routes, p) {
+    for (mirror, k) in reaching(c, client, field, net, check_routes, p) {
         candidates.push(Candidate { mirror, iface: k, lane: 0, flow: 0 });
     }
     if policy == Policy::Default && !candidates.iter().any(|k| k.iface == prefer) {
@@ -189,7 +188,8 @@ fn fetch(
     }
     let resolver = c.domain.as_ref().map(|_| spec.resolver.clone().unwrap_or_default());
     let request_bytes = request as u32;
-    Some(FetchModel { name, client, content, bytes: c.bytes, chunk, pipeline, request_bytes, start, policy, prefer, resolver, candidates, page: None, after: None })
+    let bytes = c.bytes;
+    Some(FetchModel { name, client, content, bytes, chunk, pipeline, request_bytes, start, policy, prefer, resolver, candidates, page: None, after: None })
 }
 
 /// `client`: a host of the scenario.
@@ -302,7 +302,14 @@ pub(super) fn connection(name: String, k: &Candidate, client: NodeId, start: Tim
 /// holds the content (else a request would reach a server without it), and
 /// each session's resolver exists and serves it (the first `[[resolvers]]`
 /// entry by default).
-pub fn check_dns(specs: &[(String, FetchSpec)], contents: &[ContentModel], fetches: &mut [FetchModel], resolvers: &[crate::dns::Resolver], names: &[String], p: &mut Problems) {
+pub fn check_dns(
+    specs: &[(String, FetchSpec)],
+    contents: &[ContentModel],
+    fetches: &mut [FetchModel],
+    resolvers: &[crate::dns::Resolver],
+    names: &[String],
+    p: &mut Problems,
+) {
     for (i, c) in contents.iter().enumerate() {
         let Some(domain) = &c.domain else { continue };
         let serving: Vec<&crate::dns::Resolver> = resolvers.iter().filter(|r| r.zones.contains_key(domain.as_str())).collect();

@@ -228,9 +228,17 @@ fn page(
 
 /// Checks each page's resolver against its objects' domains (as
 /// `fetches::check_dns` does for a session) and records it in the objects'
-/// sessions.
-/// `objects` are the pages' sessions, the first of them session `first`.
-pub fn check_dns(specs: &[(String, PageSpec)], pages: &[PageModel], contents: &[ContentModel], objects: &mut [FetchModel], first: u32, resolvers: &[crate::dns::Resolver], p: &mut Problems) {
+/// sessions. `objects` are the pages' sessions, the first of them session
+/// `first`.
+pub fn check_dns(
+    specs: &[(String, PageSpec)],
+    pages: &[PageModel],
+    contents: &[ContentModel],
+    objects: &mut [FetchModel],
+    first: u32,
+    resolvers: &[crate::dns::Resolver],
+    p: &mut Problems,
+) {
     // A page refused already leaves the others unnumbered: nothing more to check.
     if pages.len() != specs.len() {
         return;

@@ -109,7 +109,10 @@ impl World<'_> {
             load.push(ends.and_then(|e| e.into_iter().max()).map(|end| (end - page.start).secs()));
             conns.push(page.pool.iter().filter(|k| self.flows[k.flow as usize].started).count() as u64);
             resent.push(page.objects.iter().map(|o| self.sessions[o.session as usize].resent).sum::<u64>());
-            let failed = page.objects.iter().find_map(|o| fetch(o.session).error.as_ref().map(|e| format!("{}: {e}", self.model.contents[model(o.session).content].name)));
+            let failed = page
+                .objects
+                .iter()
+                .find_map(|o| fetch(o.session).error.as_ref().map(|e| format!("{}: {e}", self.model.contents[model(o.session).content].name)));
             error.push(failed.unwrap_or_default());
             for (j, o) in page.objects.iter().enumerate() {
                 let (m, f) = (model(o.session), fetch(o.session));

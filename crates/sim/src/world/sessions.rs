@@ -66,7 +66,8 @@ impl World<'_> {
     }
 
     /// The sessions that may send on the connections whose home session is
-    /// `home`: a page's objects, or the session alone.
+    /// `home`: a page's objects (consecutive sessions, `scenario::pages`),
+    /// or the session alone.
     fn sharing(&self, home: SessionId) -> std::ops::Range<SessionId> {
         match self.model.fetches[home as usize].page {
             Some(p) => {
@@ -287,7 +288,8 @@ impl World<'_> {
         if c.opened_at.is_none() || c.closed_at.is_some() {
             return Err(format!("connection {conn} is not open"));
         }
-        if self.sharing(home).any(|s| self.sessions[s as usize].fetch.current == Some(conn)) {
+        // A page's objects that have arrived keep their last connection as current.
+        if self.sharing(home).map(|s| &self.sessions[s as usize].fetch).any(|f| f.current == Some(conn) && f.finished_at.is_none()) {
             return Err(CURRENT_CONNECTION.into());
         }
         if c.outstanding > 0 {
