@@ -141,7 +141,8 @@ pub struct World<'m> {
     pub air: Option<Air>,
     /// The hosts' stub resolvers and the DNS messages under way.
     pub dns: dns::Dns,
-    /// The fetch sessions (`[[fetches]]`, then the pages' objects), by id.
+    /// The fetch sessions (`[[fetches]]`, those `[[arrivals]]` drew, then
+    /// the pages' objects), by id.
     pub sessions: Vec<sessions::Session>,
     /// Each page's objects waiting for a connection (`pages`).
     page_queues: pages::Queues,
