@@ -316,8 +316,8 @@ DNS = _table(
 )
 
 FETCHES = _table(
-    "Fetch sessions ([[fetches]]): one row per session, measured at the end of the run (docs/apps.md#fetch-sessions).",
-    _column("session_id", pa.uint32(), "The session's index in [[fetches]]"),
+    "Fetch sessions ([[fetches]], then those [[arrivals]] drew, then the pages' objects): one row per session, measured at the end of the run (docs/apps.md#fetch-sessions).",
+    _column("session_id", pa.uint32(), "The session's index: [[fetches]] first, then [[arrivals]]' sessions, then [[pages]]' objects"),
     _column("name", pa.string(), "Its name"),
     _column("client", pa.string(), "The client host"),
     _column("content", pa.string(), "The content it downloads ([[contents]])"),
@@ -350,6 +350,41 @@ FETCH_REQUESTS = _table(
     _column("done_s", pa.float64(), "When its response's last byte reached the client application", "s", nullable=True),
 )
 
+PAGES = _table(
+    "Page loads ([[pages]]): one row per page, measured at the end of the run (docs/apps.md#web-page-loads).",
+    _column("page_id", pa.uint32(), "The page's index in [[pages]]"),
+    _column("name", pa.string(), "Its name"),
+    _column("client", pa.string(), "The client host"),
+    _column("policy", pa.string(), "default (a browser's connections) or controller"),
+    _column("objects", pa.uint64(), "Objects of the page, the main object included", "objects"),
+    _column("content_bytes", pa.uint64(), "Their sizes' sum", "bytes"),
+    _column("bytes", pa.uint64(), "Object bytes delivered to the application", "bytes"),
+    _column("start_s", pa.float64(), "When the page load started", "s"),
+    _column("load_s", pa.float64(), "Page load time: from the start to the last object's last byte, once every object arrived", "s", nullable=True),
+    _column("connections", pa.uint64(), "Connections of the page opened", "connections"),
+    _column("requests_resent", pa.uint64(), "Requests (content or probe) sent again after a loss", "requests"),
+    _column("error", pa.string(), "The first object that could not go on and why (content: reason); empty if nothing stopped the page"),
+)
+
+PAGE_OBJECTS = _table(
+    "Page loads' objects: one row per object, the main object first.",
+    _column("page_id", pa.uint32(), "The page (pages.page_id)"),
+    _column("object", pa.uint32(), "Its index in the page's objects"),
+    _column("session_id", pa.uint32(), "Its fetch session (fetches.session_id)"),
+    _column("content", pa.string(), "Its content ([[contents]])"),
+    _column("after", pa.string(), "The object whose arrival started it; empty for the main object"),
+    _column("depth", pa.uint32(), "Links from the main object (0 for it)", "links"),
+    _column("bytes", pa.uint64(), "Its size", "bytes"),
+    _column("ready_s", pa.float64(), "When it could be requested (its parent arrived; the page's start for the main object)", "s", nullable=True),
+    _column("sent_s", pa.float64(), "When its request left the client (after its lookup and a connection)", "s", nullable=True),
+    _column("first_byte_s", pa.float64(), "When its first byte reached the client application", "s", nullable=True),
+    _column("done_s", pa.float64(), "When its last byte reached the client application", "s", nullable=True),
+    _column("flow_id", pa.uint64(), "The connection it went on (flows.flow_id)", nullable=True),
+    _column("mirror", pa.string(), "That connection's server; empty if not requested"),
+    _column("interface", pa.string(), "That connection's client interface; empty if not requested"),
+    _column("reused", pa.bool_(), "Whether an earlier request (of another object, or a probe) used its connection"),
+)
+
 #: The tables every run produces, by name (the file stem in a results directory).
 SCHEMAS: dict[str, pa.Schema] = {
     "flows": FLOWS,
@@ -367,6 +402,8 @@ SCHEMAS: dict[str, pa.Schema] = {
     "dns": DNS,
     "fetches": FETCHES,
     "fetch_requests": FETCH_REQUESTS,
+    "pages": PAGES,
+    "page_objects": PAGE_OBJECTS,
     "radio_ts": RADIO_TS,
     "inrpp_interfaces": INRPP_INTERFACES,
     "inrpp_states": INRPP_STATES,

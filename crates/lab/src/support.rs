@@ -89,6 +89,12 @@ pub fn kernel_cc(cc: &str) -> &str {
 /// DNS server yet (issue 16 brings real ones).
 pub const NO_DNS: &str = "the lab runs no DNS resolvers yet: lookups exist only in the simulator";
 
+/// Why the lab refuses `[[pages]]`: a page's objects are fetch sessions.
+pub const PAGES_SIM_ONLY: &str = "page loads (objects as fetch sessions over a browser's connections) run in the simulator only";
+
+/// Why the lab refuses `[[arrivals]]`: the sessions they draw are fetch sessions.
+pub const ARRIVALS_SIM_ONLY: &str = "arrivals (downloads drawn over time, as fetch sessions) run in the simulator only";
+
 /// Everything in `model` the lab cannot run, one line each; empty if it can
 /// run all of it.
 pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
@@ -106,8 +112,16 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         out.push(format!("resolvers: '{}' on node '{}': {NO_DNS}", r.name, model.nodes[r.node as usize].name));
     }
     controller_refusals(model, kernel, &mut out);
-    for f in &model.fetches {
+    // A page's objects and the sessions arrivals drew are refused as the page and the arrivals.
+    let drawn = |s: u32| model.arrivals.iter().any(|a| a.sessions.contains(&s));
+    for (_, f) in model.fetches.iter().enumerate().filter(|&(s, f)| f.page.is_none() && !drawn(s as u32)) {
         out.push(format!("fetch '{}': {}", f.name, FETCH_SIM_ONLY));
+    }
+    for p in &model.pages {
+        out.push(format!("page '{}': {PAGES_SIM_ONLY}", p.name));
+    }
+    for a in &model.arrivals {
+        out.push(format!("arrivals '{}' ({} sessions): {ARRIVALS_SIM_ONLY}", a.name, a.sessions.len()));
     }
     for u in &model.ues {
         let l = &model.links[u.link as usize];
@@ -395,6 +409,30 @@ mod tests {
         assert!(r[2].contains("flow 'm': mptcp.coupling 'lia'"), "{}", r[2]);
         assert!(r[3].contains("mptcp.scheduler 'blest'"), "{}", r[3]);
         assert!(r[4].contains("mptcp.baselines"), "{}", r[4]);
+    }
+
+    #[test]
+    fn pages_and_arrivals_are_refused_by_name_not_per_session() {
+        let text = r#"
+            [[contents]]
+            name = "index"
+            bytes = "10kB"
+            mirrors = ["s"]
+            [[pages]]
+            name = "news"
+            client = "c"
+            objects = [{ content = "index" }]
+            [[arrivals]]
+            name = "users"
+            clients = ["c"]
+            mirrors = ["s"]
+            rate = 5
+            "#;
+        let m = model(text);
+        let n = m.arrivals[0].sessions.len();
+        assert!(n > 0 && m.fetches.len() == n + 1, "{n} sessions drawn, {} in all", m.fetches.len());
+        let r = refusals(&m, &kernel());
+        assert_eq!(r, vec![format!("page 'news': {PAGES_SIM_ONLY}"), format!("arrivals 'users' ({n} sessions): {ARRIVALS_SIM_ONLY}")]);
     }
 
     #[test]

@@ -151,6 +151,7 @@ fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
     });
     // Only runs with fetch sessions have their tables.
     let fetches = (!model.fetches.is_empty()).then(|| world.fetch_tables());
+    let pages = (!model.pages.is_empty()).then(|| world.page_tables());
     tables.extend(world.into_time_series());
     tables.extend(extra);
     tables.push(controller_log);
@@ -159,5 +160,6 @@ fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
     tables.extend(apps.into_iter().flatten());
     tables.extend(dns);
     tables.extend(fetches.into_iter().flatten());
+    tables.extend(pages.into_iter().flatten());
     RunOutput { tables, summary, events, wall_s, data_packets_delivered, flow_bytes_delivered: delivered }
 }

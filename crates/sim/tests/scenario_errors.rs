@@ -356,3 +356,18 @@ fn delay_schedule_problems_are_named() {
     let e = load_err(&link("delay = true"));
     assert_names(&e, "links[0].delay", "a duration (such as \"10ms\") or a table");
 }
+
+/// A page's objects whose parents form a loop, an unknown object content
+/// and a negative object size (the full list is in tests/pages.rs).
+#[test]
+fn page_problems_are_named() {
+    let content = |name: &str, bytes: &str| format!("[[contents]]\nname = \"{name}\"\nbytes = \"{bytes}\"\nmirrors = [\"b\"]\n");
+    let contents = content("doc", "10kB") + &content("x", "1kB") + &content("y", "1kB");
+    let page = |objects: &str| with(&format!("{LINKS}{contents}[[pages]]\nclient = \"a\"\nobjects = [{objects}]\n"));
+    let e = load_err(&page(r#"{ content = "doc" }, { content = "x", after = "y" }, { content = "y", after = "x" }"#));
+    assert_names(&e, "pages[0].objects[1].after", "the objects' parents form a loop: x → y → x");
+    let e = load_err(&page(r#"{ content = "doc" }, { content = "z" }"#));
+    assert_names(&e, "pages[0].objects[1].content", "unknown content 'z' (known: doc, x, y)");
+    let e = load_err(&page(r#"{ content = "doc" }"#).replace("bytes = \"1kB\"", "bytes = \"-1kB\""));
+    assert_names(&e, "contents[1].bytes", "must not be negative");
+}

@@ -41,8 +41,15 @@ pub struct FetchModel {
     /// mirror is the one it connects to.
     pub resolver: Option<String>,
     /// The candidate connections, mirror-major in the content's mirror
-    /// order, then by client interface.
+    /// order, then by client interface (then by lane, for a page's object).
     pub candidates: Vec<Candidate>,
+    /// The page (`Model::pages`) this session is an object of, if any: its
+    /// candidates are then the page's connections to the content's mirrors,
+    /// shared with the page's other objects.
+    pub page: Option<u32>,
+    /// The session whose completion starts this one (an object's parent in
+    /// its page), instead of `start`.
+    pub after: Option<u32>,
 }
 
 /// Who opens the session's connections and steers it.
@@ -67,10 +74,13 @@ impl Policy {
 
 /// A candidate connection: a dormant single-path TCP connection from
 /// `mirror` to the client's interface `iface`, the world's flow `flow`.
+/// A page keeps up to its per-server limit of them to one mirror over one
+/// interface, told apart by `lane` (0 for a fetch session's only one).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Candidate {
     pub mirror: NodeId,
     pub iface: u16,
+    pub lane: u16,
     pub flow: u32,
 }
 
@@ -127,8 +137,9 @@ impl Fetch {
     }
 
     /// The next content request for the current connection `conn`, if the
-    /// pipeline has room and bytes remain to ask for: its index.
-    pub fn issue(&mut self, m: &FetchModel, conn: u32, now: Time) -> Option<u32> {
+    /// pipeline has room and bytes remain to ask for: its index. `idle`: no
+    /// response (of any session sharing `conn`) is under way on `conn`.
+    pub fn issue(&mut self, m: &FetchModel, conn: u32, idle: bool, now: Time) -> Option<u32> {
         if self.pending >= m.pipeline || self.next >= m.bytes {
             return None;
         }
@@ -136,16 +147,15 @@ impl Fetch {
         let ask = Ask::Range { off: self.next };
         self.next += len;
         self.pending += 1;
-        Some(self.record(ask, len, m.request_bytes, conn, now))
+        Some(self.record(ask, len, m.request_bytes, conn, idle, now))
     }
 
     /// A probe of `request_bytes` for `len` response bytes on `conn`: its index.
-    pub fn probe(&mut self, conn: u32, request_bytes: u32, len: u64, now: Time) -> u32 {
-        self.record(Ask::Probe, len, request_bytes, conn, now)
+    pub fn probe(&mut self, conn: u32, request_bytes: u32, len: u64, idle: bool, now: Time) -> u32 {
+        self.record(Ask::Probe, len, request_bytes, conn, idle, now)
     }
 
-    fn record(&mut self, ask: Ask, len: u64, request_bytes: u32, conn: u32, now: Time) -> u32 {
-        let idle_start = self.pending_on(conn) == 0;
+    fn record(&mut self, ask: Ask, len: u64, request_bytes: u32, conn: u32, idle_start: bool, now: Time) -> u32 {
         self.requests.push(SessionRequest { ask, len, request_bytes, conn, sent_at: now, idle_start, first_byte_at: None, done_at: None });
         self.requests.len() as u32 - 1
     }
@@ -179,11 +189,6 @@ impl Fetch {
         self.pending
     }
 
-    /// Responses (content and probes) outstanding on `conn`.
-    pub fn pending_on(&self, conn: u32) -> u32 {
-        self.requests.iter().filter(|r| r.conn == conn && r.done_at.is_none()).count() as u32
-    }
-
     /// Content bytes delivered.
     pub fn bytes_done(&self) -> u64 {
         self.delivered.bytes()
@@ -214,6 +219,8 @@ mod tests {
             prefer: 0,
             resolver: None,
             candidates: Vec::new(),
+            page: None,
+            after: None,
         }
     }
 
@@ -222,16 +229,16 @@ mod tests {
         let m = model(2500, 1000, 2);
         let mut f = Fetch::new();
         assert!(!f.steer(7), "the first connection is no remap");
-        let a = f.issue(&m, 7, Time::ZERO).unwrap();
-        let b = f.issue(&m, 7, Time::ZERO).unwrap();
-        assert_eq!(f.issue(&m, 7, Time::ZERO), None, "the pipeline is full");
+        let a = f.issue(&m, 7, true, Time::ZERO).unwrap();
+        let b = f.issue(&m, 7, true, Time::ZERO).unwrap();
+        assert_eq!(f.issue(&m, 7, true, Time::ZERO), None, "the pipeline is full");
         f.complete(&m, b, Time::from_millis(4), Time::from_millis(5));
         assert!(f.steer(9) && f.remaps == 1);
-        let c = f.issue(&m, 9, Time::from_millis(5)).unwrap();
+        let c = f.issue(&m, 9, true, Time::from_millis(5)).unwrap();
         assert_eq!((f.requests[c as usize].ask, f.requests[c as usize].len), (Ask::Range { off: 2000 }, 500));
-        assert_eq!(f.issue(&m, 9, Time::from_millis(5)), None, "the pipeline is full again");
+        assert_eq!(f.issue(&m, 9, true, Time::from_millis(5)), None, "the pipeline is full again");
         f.complete(&m, c, Time::from_millis(5), Time::from_millis(6));
-        assert_eq!(f.issue(&m, 9, Time::from_millis(6)), None, "nothing left to ask for");
+        assert_eq!(f.issue(&m, 9, true, Time::from_millis(6)), None, "nothing left to ask for");
         assert_eq!(f.finished_at, None, "[0, 1000) is still missing");
         f.complete(&m, a, Time::from_millis(7), Time::from_millis(8));
         assert_eq!((f.finished_at, f.bytes_done()), (Some(Time::from_millis(8)), 2500));

@@ -6,8 +6,9 @@
 //! interface (Algorithm 1's `CreateConnection`), estimates each connection's
 //! RTT, and maps the application's requests to the best one
 //! (`ExploreBestPath`: PATRTT < appRTT → remap). Here the application is a
-//! fetch session (`[[fetches]]` with `policy = "controller"`), and a remap
-//! is a `Steer` at a request boundary (docs/pat.md).
+//! fetch session (`[[fetches]]` with `policy = "controller"`, or a page's
+//! object, `[[pages]]`), and a remap is a `Steer` at a request boundary
+//! (docs/pat.md).
 //!
 //! What the paper leaves open, each a parameter (docs/pat.md):
 //! - `resolvers`: the resolvers the Node Explorer asks (the paper: local,
@@ -38,6 +39,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
+use super::view::SessionView;
 use super::{Action, ActionKind, Built, ConnId, Controller, Event, Host, SessionId, View};
 use crate::cc::params::Params;
 use crate::time::Time;
@@ -107,11 +109,22 @@ impl Pat {
         *e += ALPHA * (r - *e);
     }
 
+    /// The session's established connection with the lowest estimate.
+    fn best(&self, s: &SessionView, view: &View, now: Time) -> Option<(ConnId, f64)> {
+        let established = s.connections.iter().filter(|&&c| view.connection(c).is_some_and(|v| v.established));
+        let candidates = established.filter_map(|&c| self.estimate_at(c, now).map(|e| (c, e)));
+        candidates.min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0)))
+    }
+
     /// Algorithm 1's `CreateConnection` for the mirrors of one answer: a
     /// connection to each over every interface that is up and not of poor
-    /// quality, up to `max_connections` per session.
+    /// quality, up to `max_connections` per session. A connection the
+    /// session shares already (a page's objects share their page's) is
+    /// not asked for again.
     fn connect(&mut self, session: SessionId, mirrors: &[String], view: &View, out: &mut Vec<Action>) {
         let Some(state) = self.sessions.get_mut(&session) else { return };
+        let shared = view.sessions.iter().filter(|s| s.id == session).flat_map(|s| &s.connections);
+        state.opened.extend(shared.filter_map(|&c| view.connection(c)?.fetch.as_ref()).map(|f| (f.mirror.clone(), f.local_interface)));
         for mirror in mirrors {
             for (i, iface) in view.interfaces.iter().enumerate() {
                 let poor = self.min_signal_dbm.is_some_and(|min| iface.signal_dbm.is_some_and(|s| s < min));
@@ -142,13 +155,7 @@ impl Pat {
                 continue;
             }
             let active = s.pending > 0;
-            let candidates: Vec<(ConnId, f64)> = s
-                .connections
-                .iter()
-                .filter(|&&c| view.connection(c).is_some_and(|v| v.established))
-                .filter_map(|&c| self.estimate_at(c, now).map(|e| (c, e)))
-                .collect();
-            if let Some(&(best, best_rtt)) = candidates.iter().min_by(|a, b| a.1.total_cmp(&b.1).then(a.0.cmp(&b.0))) {
+            if let Some((best, best_rtt)) = self.best(s, view, now) {
                 match s.current.and_then(|c| self.estimate_at(c, now).map(|e| (c, e))) {
                     // Algorithm 1: PATRTT < appRTT → map the application to PATFD.
                     Some((current, current_rtt)) if best != current && best_rtt < current_rtt * (1.0 - self.hysteresis) => {
@@ -190,6 +197,12 @@ impl Controller for Pat {
             // up; for a content without a domain, the servers holding it.
             Event::SessionStarted { session } => {
                 let Some(s) = view.sessions.iter().find(|s| s.id == *session) else { return };
+                // A session that shares established connections (a page's
+                // later objects) maps to the best at once, as Algorithm 1 maps
+                // an application's new request.
+                if let Some((best, _)) = self.best(s, view, now) {
+                    out.push(Action::Steer { session: *session, conn: best });
+                }
                 let Some(domain) = s.domain.clone() else {
                     self.sessions.insert(*session, SessionState::default());
                     self.connect(*session, &s.mirrors, view, out);
@@ -214,14 +227,15 @@ impl Controller for Pat {
                 }
             }
             // The handshake is the first RTT sample; the first connection
-            // up carries the session's requests until a decision moves them.
+            // up carries the requests of the sessions that may use it and
+            // have none yet, until a decision moves them.
             Event::ConnectionEstablished { conn } => {
                 let Some(f) = view.connection(*conn).and_then(|c| c.fetch.as_ref()) else { return };
                 if let Some(rtt) = f.srtt {
                     self.sample(*conn, rtt);
                 }
-                if view.sessions.iter().any(|s| s.id == f.session && s.current.is_none()) {
-                    out.push(Action::Steer { session: f.session, conn: *conn });
+                for s in view.sessions.iter().filter(|s| s.current.is_none() && !s.finished && s.connections.contains(conn)) {
+                    out.push(Action::Steer { session: s.id, conn: *conn });
                 }
             }
             Event::ProbeResult { conn, rtt } => {

@@ -50,6 +50,14 @@ impl RngStream {
         scale / (1.0 - self.uniform()).powf(1.0 / shape)
     }
 
+    /// Lognormal: exp(μ + σ·Z), Z standard normal by Box–Muller (Box and
+    /// Muller, Ann. Math. Statist. 1958), from two uniforms.
+    pub fn lognormal(&mut self, mu: f64, sigma: f64) -> f64 {
+        let (u1, u2) = (1.0 - self.uniform(), self.uniform());
+        let z = (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos();
+        (mu + sigma * z).exp()
+    }
+
     /// Uniform integer in [0, n).
     pub fn below(&mut self, n: usize) -> usize {
         ((self.uniform() * n as f64) as usize).min(n - 1)
@@ -76,6 +84,9 @@ mod tests {
         let n = 200_000;
         let m: f64 = (0..n).map(|_| r.exponential(2.0)).sum::<f64>() / n as f64;
         assert!((m - 2.0).abs() < 0.05, "{m}");
+        // Lognormal μ = 1, σ = 0.5: mean exp(μ + σ²/2) = 3.0802.
+        let m: f64 = (0..n).map(|_| r.lognormal(1.0, 0.5)).sum::<f64>() / n as f64;
+        assert!((m - 3.0802).abs() < 0.03, "lognormal mean {m}");
         // Pareto shape 3, scale 2: mean = 3·2/2 = 3.
         let m: f64 = (0..n).map(|_| r.pareto(3.0, 2.0)).sum::<f64>() / n as f64;
         assert!((m - 3.0).abs() < 0.05, "{m}");

@@ -143,11 +143,22 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         })
         .collect();
 
-    let (contents, mut fetches) = super::fetches::resolve(sc, &by_name, &net, &defaults, links_ok, &mut flows, &mut p);
+    let generated = super::arrivals::expand(&sc.arrivals, duration, &seeds, &hosts, &mut p);
+    let label = |what: &str, i: usize| format!("{what}[{i}]");
+    let content_specs: Vec<_> = sc.contents.iter().enumerate().map(|(i, c)| (label("contents", i), c.clone())).chain(generated.contents).collect();
+    let arrivals = super::arrivals::models(&generated.entries, sc.fetches.len() as u32);
+    let fetch_specs: Vec<_> = sc.fetches.iter().enumerate().map(|(i, f)| (label("fetches", i), f.clone())).chain(generated.fetches).collect();
+    let page_specs: Vec<_> = sc.pages.iter().enumerate().map(|(i, pg)| (label("pages", i), pg.clone())).collect();
+    let (contents, mut fetches) = super::fetches::resolve(sc, &content_specs, &fetch_specs, &by_name, &net, &defaults, links_ok, &mut flows, &mut p);
+    let sessions = fetches.len();
+    let cx = super::pages::Context { by_name: &by_name, net: &net, defaults: &defaults, check_routes: links_ok, duration, contents: &contents };
+    let pages = super::pages::resolve(&page_specs, &cx, &mut fetches, &mut flows, &mut p);
     let controllers = super::controllers::resolve(&sc.controllers, &nodes, &by_name, &mut p);
     let (resolvers, dns) = super::resolvers::resolve(&sc.resolvers, &sc.dns, &nodes, &by_name, &mut p);
     let node_names: Vec<String> = nodes.iter().map(|n| n.name.clone()).collect();
-    super::fetches::check_dns(sc, &contents, &mut fetches, &resolvers, &node_names, &mut p);
+    let (plain, objects) = fetches.split_at_mut(sessions);
+    super::fetches::check_dns(&fetch_specs, &contents, plain, &resolvers, &node_names, &mut p);
+    super::pages::check_dns(&page_specs, &pages, &contents, objects, sessions as u32, &resolvers, &mut p);
     for d in device_problems.list {
         p.add(d.field, d.message);
     }
@@ -171,6 +182,8 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         dns,
         contents,
         fetches,
+        pages,
+        arrivals,
         lab: sc.lab.clone(),
     };
     p.into_result(&src.name, model)
@@ -804,7 +817,7 @@ fn expand_workload(
 
 /// A workload's `src`/`dst`: plain names as given (checked per generated
 /// flow), patterns replaced by the host names they match, in node order.
-fn endpoint_names<'a>(names: &'a Names, field: &str, hosts: &[&'a str], p: &mut Problems) -> Vec<&'a str> {
+pub(super) fn endpoint_names<'a>(names: &'a Names, field: &str, hosts: &[&'a str], p: &mut Problems) -> Vec<&'a str> {
     let mut out = Vec::new();
     for (i, entry) in names.entries().iter().enumerate() {
         let at = match names {

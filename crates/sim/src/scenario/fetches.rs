@@ -11,7 +11,7 @@ use serde::Deserialize;
 
 use super::build::{resolve_tcp, suggest};
 use super::error::Problems;
-use super::model::FlowModel;
+use super::model::{FlowModel, NodeModel};
 use super::mptcp::Network;
 use super::spec::{NodeKind, Scenario, TcpSpec};
 use crate::app::content::ContentModel;
@@ -67,9 +67,13 @@ const REQUEST_BYTES: u64 = 300;
 
 /// Resolves the contents and sessions, appending each session's candidate
 /// connections to `flows`. Routes are checked only when every link was
-/// built (`check_routes`).
+/// built (`check_routes`). `contents` and `specs` are the file's entries and those `[[arrivals]]`
+/// generated, each with the field it is reported under.
+#[allow(clippy::too_many_arguments)]
 pub fn resolve(
     sc: &Scenario,
+    contents: &[(String, ContentSpec)],
+    specs: &[(String, FetchSpec)],
     by_name: &HashMap<String, NodeId>,
     net: &Network,
     defaults: &TcpConfig,
@@ -77,12 +81,11 @@ pub fn resolve(
     flows: &mut Vec<FlowModel>,
     p: &mut Problems,
 ) -> (Vec<ContentModel>, Vec<FetchModel>) {
-    let contents = contents(&sc.contents, by_name, net, p);
+    let contents = resolve_contents(contents, by_name, net, p);
     let mut names: HashSet<String> = flows.iter().map(|f| f.name.clone()).collect();
     let mut fetches = Vec::new();
-    for (i, spec) in sc.fetches.iter().enumerate() {
-        let field = format!("fetches[{i}]");
-        let at = Place { field: &field, index: i, session: fetches.len() as u32 };
+    for (i, (field, spec)) in specs.iter().enumerate() {
+        let at = Place { field, index: i, session: fetches.len() as u32 };
         if let Some(m) = fetch(spec, &at, &contents, by_name, net, defaults, check_routes, sc.sim.duration.0, flows, &mut names, p) {
             fetches.push(m);
         }
@@ -90,10 +93,9 @@ pub fn resolve(
     (contents, fetches)
 }
 
-fn contents(specs: &[ContentSpec], by_name: &HashMap<String, NodeId>, net: &Network, p: &mut Problems) -> Vec<ContentModel> {
+fn resolve_contents(specs: &[(String, ContentSpec)], by_name: &HashMap<String, NodeId>, net: &Network, p: &mut Problems) -> Vec<ContentModel> {
     let mut out: Vec<ContentModel> = Vec::new();
-    for (i, c) in specs.iter().enumerate() {
-        let field = format!("contents[{i}]");
+    for (field, c) in specs {
         if out.iter().any(|o| o.name == c.name) {
             p.add(format!("{field}.name"), format!("duplicate content name '{}'", c.name));
         }
@@ -146,25 +148,8 @@ fn fetch(
     let (field, before) = (at.field, p.list.len());
     let name = spec.name.clone().unwrap_or_else(|| format!("fetch{}", at.index));
     let tcp = resolve_tcp(defaults, &spec.tcp, &format!("{field}.tcp"), p);
-    let client = match by_name.get(&spec.client) {
-        None => {
-            p.add(format!("{field}.client"), format!("unknown node '{}'{}", spec.client, suggest(&spec.client, by_name.keys())));
-            None
-        }
-        Some(&n) if net.nodes[n as usize].kind == NodeKind::Router => {
-            p.add(format!("{field}.client"), format!("'{}' is a router; clients are hosts", spec.client));
-            None
-        }
-        Some(&n) => Some(n),
-    };
-    let content = contents.iter().position(|c| c.name == spec.content);
-    if content.is_none() {
-        let known: Vec<&str> = contents.iter().map(|c| c.name.as_str()).collect();
-        p.add(
-            format!("{field}.content"),
-            format!("unknown content '{}' (known: {})", spec.content, if known.is_empty() { "none".into() } else { known.join(", ") }),
-        );
-    }
+    let client = client(&spec.client, &format!("{field}.client"), by_name, net, p);
+    let content = content(&spec.content, &format!("{field}.content"), contents, p);
     let (client, content) = (client?, content?);
     let c = &contents[content];
     let chunk = spec.chunk.map_or(c.bytes, |b| b.0);
@@ -179,30 +164,96 @@ fn fetch(
     if request == 0 || request > u32::MAX as u64 / 2 {
         p.add(format!("{field}.request"), "must be positive (and under 2 GB)");
     }
-    let start = spec.start.map_or(Time::ZERO, |s| s.0);
-    if start >= duration {
-        p.add(format!("{field}.start"), format!("starts at {start}, not before the end of the run ({duration})"));
+    let start = start(spec.start, &format!("{field}.start"), duration, p);
+    let policy = policy(spec.policy.as_deref(), &format!("{field}.policy"), p);
+    let node = &net.nodes[client as usize];
+    let prefer = prefer(spec.prefer.as_deref(), &format!("{field}.prefer"), node, p)?;
+    let mut candidates = Vec::new();
+    for (mirror, k) in reaching(c, client, field, net, check_routes, p) {
+        candidates.push(Candidate { mirror, iface: k, lane: 0, flow: 0 });
     }
-    let policy = match spec.policy.as_deref().unwrap_or("default") {
+    if policy == Policy::Default && !candidates.iter().any(|k| k.iface == prefer) {
+        p.add(format!("{field}.prefer"), format!("no mirror of '{}' is reachable over '{}'", c.name, node.interfaces[prefer as usize]));
+    }
+    if p.list.len() != before {
+        return None;
+    }
+    for k in &mut candidates {
+        let flow_name = format!("{name}/{}/{}", net.nodes[k.mirror as usize].name, node.interfaces[k.iface as usize]);
+        if !names.insert(flow_name.clone()) {
+            p.add(format!("{field}.name"), format!("its connection '{flow_name}' has the name of another flow"));
+        }
+        k.flow = flows.len() as u32;
+        flows.push(connection(flow_name, k, client, start, &tcp, at.session));
+    }
+    let resolver = c.domain.as_ref().map(|_| spec.resolver.clone().unwrap_or_default());
+    let request_bytes = request as u32;
+    let bytes = c.bytes;
+    Some(FetchModel { name, client, content, bytes, chunk, pipeline, request_bytes, start, policy, prefer, resolver, candidates, page: None, after: None })
+}
+
+/// `client`: a host of the scenario.
+pub(super) fn client(name: &str, field: &str, by_name: &HashMap<String, NodeId>, net: &Network, p: &mut Problems) -> Option<NodeId> {
+    match by_name.get(name) {
+        None => {
+            p.add(field, format!("unknown node '{name}'{}", suggest(name, by_name.keys())));
+            None
+        }
+        Some(&n) if net.nodes[n as usize].kind == NodeKind::Router => {
+            p.add(field, format!("'{name}' is a router; clients are hosts"));
+            None
+        }
+        Some(&n) => Some(n),
+    }
+}
+
+/// A `[[contents]]` entry by name: its index.
+pub(super) fn content(name: &str, field: &str, contents: &[ContentModel], p: &mut Problems) -> Option<usize> {
+    let found = contents.iter().position(|c| c.name == name);
+    if found.is_none() {
+        let known: Vec<&str> = contents.iter().map(|c| c.name.as_str()).collect();
+        p.add(field, format!("unknown content '{name}' (known: {})", if known.is_empty() { "none".into() } else { known.join(", ") }));
+    }
+    found
+}
+
+/// A session's start: before the end of the run.
+pub(super) fn start(spec: Option<Duration>, field: &str, duration: Time, p: &mut Problems) -> Time {
+    let start = spec.map_or(Time::ZERO, |s| s.0);
+    if start >= duration {
+        p.add(field, format!("starts at {start}, not before the end of the run ({duration})"));
+    }
+    start
+}
+
+pub(super) fn policy(spec: Option<&str>, field: &str, p: &mut Problems) -> Policy {
+    match spec.unwrap_or("default") {
         "default" => Policy::Default,
         "controller" => Policy::Controller,
         other => {
-            p.add(format!("{field}.policy"), format!("unknown policy '{other}' (known: default, controller)"));
+            p.add(field, format!("unknown policy '{other}' (known: default, controller)"));
             Policy::Default
         }
-    };
+    }
+}
+
+/// The client interface the default policy uses: by name, default the first.
+pub(super) fn prefer(spec: Option<&str>, field: &str, node: &NodeModel, p: &mut Problems) -> Option<u16> {
+    let Some(i) = spec else { return Some(0) };
+    let k = node.interfaces.iter().position(|n| n == i);
+    if k.is_none() {
+        p.add(field, format!("'{i}' is not an interface of '{}' (it has: {})", node.name, node.interfaces.join(", ")));
+    }
+    k.map(|k| k as u16)
+}
+
+/// The (mirror, client interface) pairs of content `c` whose interface
+/// reaches the mirror and back, mirror-major; a mirror that is the client
+/// or that no interface reaches is a problem of `{field}.client` or
+/// `{field}.content`.
+pub(super) fn reaching(c: &ContentModel, client: NodeId, field: &str, net: &Network, check_routes: bool, p: &mut Problems) -> Vec<(NodeId, u16)> {
     let node = &net.nodes[client as usize];
-    let prefer = match &spec.prefer {
-        None => 0,
-        Some(i) => match node.interfaces.iter().position(|n| n == i) {
-            Some(k) => k as u16,
-            None => {
-                p.add(format!("{field}.prefer"), format!("'{i}' is not an interface of '{}' (it has: {})", node.name, node.interfaces.join(", ")));
-                return None;
-            }
-        },
-    };
-    let mut candidates = Vec::new();
+    let mut out = Vec::new();
     for &mirror in &c.mirrors {
         let mname = &net.nodes[mirror as usize].name;
         if mirror == client {
@@ -217,44 +268,33 @@ fn fetch(
                 format!("mirror '{mname}' of '{}' is unreachable from every interface of '{}' ({})", c.name, node.name, node.interfaces.join(", ")),
             );
         }
-        for k in ifaces {
-            candidates.push(Candidate { mirror, iface: k, flow: 0 });
-        }
+        out.extend(ifaces.into_iter().map(|k| (mirror, k)));
     }
-    if policy == Policy::Default && !candidates.iter().any(|k| k.iface == prefer) {
-        p.add(format!("{field}.prefer"), format!("no mirror of '{}' is reachable over '{}'", c.name, node.interfaces[prefer as usize]));
+    out
+}
+
+/// A session's candidate connection `k` as a dormant flow: single-path TCP
+/// from the mirror to the client, pinned to the client's interface.
+pub(super) fn connection(name: String, k: &Candidate, client: NodeId, start: Time, tcp: &TcpConfig, session: u32) -> FlowModel {
+    FlowModel {
+        name,
+        src: k.mirror,
+        dst: client,
+        client,
+        src_if: None,
+        dst_if: Some(k.iface),
+        size: None,
+        start,
+        after: None,
+        stop: None,
+        transport: "tcp".into(),
+        tcp: tcp.clone(),
+        mptcp: None,
+        forged_slow_downs: 0,
+        inrpp_timeout_open_loop: true,
+        app: None,
+        fetch: Some(session),
     }
-    if p.list.len() != before {
-        return None;
-    }
-    for k in &mut candidates {
-        let flow_name = format!("{name}/{}/{}", net.nodes[k.mirror as usize].name, node.interfaces[k.iface as usize]);
-        if !names.insert(flow_name.clone()) {
-            p.add(format!("{field}.name"), format!("its connection '{flow_name}' has the name of another flow"));
-        }
-        k.flow = flows.len() as u32;
-        flows.push(FlowModel {
-            name: flow_name,
-            src: k.mirror,
-            dst: client,
-            client,
-            src_if: None,
-            dst_if: Some(k.iface),
-            size: None,
-            start,
-            after: None,
-            stop: None,
-            transport: "tcp".into(),
-            tcp: tcp.clone(),
-            mptcp: None,
-            forged_slow_downs: 0,
-            inrpp_timeout_open_loop: true,
-            app: None,
-            fetch: Some(at.session),
-        });
-    }
-    let resolver = c.domain.as_ref().map(|_| spec.resolver.clone().unwrap_or_default());
-    Some(FetchModel { name, client, content, bytes: c.bytes, chunk, pipeline, request_bytes: request as u32, start, policy, prefer, resolver, candidates })
 }
 
 /// Checks contents served under a domain against the resolvers: some
@@ -262,7 +302,14 @@ fn fetch(
 /// holds the content (else a request would reach a server without it), and
 /// each session's resolver exists and serves it (the first `[[resolvers]]`
 /// entry by default).
-pub fn check_dns(sc: &Scenario, contents: &[ContentModel], fetches: &mut [FetchModel], resolvers: &[crate::dns::Resolver], names: &[String], p: &mut Problems) {
+pub fn check_dns(
+    specs: &[(String, FetchSpec)],
+    contents: &[ContentModel],
+    fetches: &mut [FetchModel],
+    resolvers: &[crate::dns::Resolver],
+    names: &[String],
+    p: &mut Problems,
+) {
     for (i, c) in contents.iter().enumerate() {
         let Some(domain) = &c.domain else { continue };
         let serving: Vec<&crate::dns::Resolver> = resolvers.iter().filter(|r| r.zones.contains_key(domain.as_str())).collect();
@@ -282,29 +329,28 @@ pub fn check_dns(sc: &Scenario, contents: &[ContentModel], fetches: &mut [FetchM
         }
     }
     // A session refused already leaves the others unnumbered: nothing more to check.
-    if fetches.len() != sc.fetches.len() {
+    if fetches.len() != specs.len() {
         return;
     }
-    for (i, (spec, m)) in sc.fetches.iter().zip(fetches).enumerate() {
+    for ((field, spec), m) in specs.iter().zip(fetches) {
         let c = &contents[m.content];
-        let Some(domain) = &c.domain else {
-            if spec.resolver.is_some() {
-                p.add(format!("fetches[{i}].resolver"), format!("content '{}' has no domain to look up", c.name));
-            }
-            continue;
-        };
-        let name = match &spec.resolver {
-            Some(r) => r.clone(),
-            None => match resolvers.first() {
-                Some(r) => r.name.clone(),
-                None => continue,
-            },
-        };
-        match resolvers.iter().find(|r| r.name == name) {
-            None => p.add(format!("fetches[{i}].resolver"), format!("unknown resolver '{name}'")),
-            Some(r) if !r.zones.contains_key(domain.as_str()) => p.add(format!("fetches[{i}].resolver"), format!("'{name}' does not serve '{domain}'")),
-            Some(_) => {}
+        if c.domain.is_none() && spec.resolver.is_some() {
+            p.add(format!("{field}.resolver"), format!("content '{}' has no domain to look up", c.name));
         }
-        m.resolver = Some(name);
+        m.resolver = session_resolver(spec.resolver.as_deref(), &format!("{field}.resolver"), c, resolvers, p);
     }
+}
+
+/// The resolver a default-policy session asks for content `c` (None for a
+/// content without a domain): `named`, else the first `[[resolvers]]`
+/// entry; it must exist and serve the content's domain.
+pub(super) fn session_resolver(named: Option<&str>, field: &str, c: &ContentModel, resolvers: &[crate::dns::Resolver], p: &mut Problems) -> Option<String> {
+    let domain = c.domain.as_ref()?;
+    let name = named.map(str::to_string).or_else(|| resolvers.first().map(|r| r.name.clone()))?;
+    match resolvers.iter().find(|r| r.name == name) {
+        None => p.add(field, format!("unknown resolver '{name}'")),
+        Some(r) if !r.zones.contains_key(domain.as_str()) => p.add(field, format!("'{name}' does not serve '{domain}'")),
+        Some(_) => {}
+    }
+    Some(name)
 }

@@ -41,6 +41,11 @@ pub struct Model {
     /// download it (`[[fetches]]`; their candidate connections are flows).
     pub contents: Vec<crate::app::content::ContentModel>,
     pub fetches: Vec<crate::app::fetch::FetchModel>,
+    /// Web page loads (`[[pages]]`); their objects are sessions of `fetches`,
+    /// after the `[[fetches]]` ones.
+    pub pages: Vec<crate::app::page::PageModel>,
+    /// `[[arrivals]]` entries and the sessions of `fetches` they drew.
+    pub arrivals: Vec<crate::scenario::arrivals::ArrivalModel>,
     /// The kernel lab's settings (`[lab]`); the simulator does not use them.
     pub lab: crate::scenario::spec::LabSpec,
 }

@@ -60,6 +60,13 @@ pub struct Scenario {
     /// connections to its mirrors (`crate::app::fetch`).
     #[serde(default)]
     pub fetches: Vec<super::fetches::FetchSpec>,
+    /// Web page loads: a main object and the objects it references, over a
+    /// browser's connections (`crate::app::page`).
+    #[serde(default)]
+    pub pages: Vec<super::pages::PageSpec>,
+    /// Downloads arriving over time from many users (`scenario::arrivals`).
+    #[serde(default)]
+    pub arrivals: Vec<super::arrivals::ArrivalSpec>,
 }
 
 /// `[[resolvers]]`: a DNS resolver on a node (docs/dns.md).

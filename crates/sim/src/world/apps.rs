@@ -123,7 +123,7 @@ impl World<'_> {
         let f = &mut self.flows[flow as usize];
         match (&mut f.app, &f.fetch) {
             (Some(app), _) => app.resent += 1,
-            (None, Some(c)) => self.sessions[c.session as usize].resent += 1,
+            (None, Some(c)) => self.sessions[c.asks[id as usize].0 as usize].resent += 1,
             (None, None) => unreachable!("requests travel on application and fetch connections only"),
         }
         self.send_request(flow, id);

@@ -8,11 +8,13 @@
 //! `control` feeds the hosts' device-side controllers and carries out their
 //! actions; `apps` carries the applications' requests and responses; `dns`
 //! the hosts' lookups and the resolvers' answers; `sessions` runs the fetch
-//! sessions over their connections.
+//! sessions over their connections; `pages` hands a page's connections to
+//! its objects.
 
 mod apps;
 mod control;
 pub mod dns;
+mod pages;
 mod sessions;
 
 use std::collections::BTreeMap;
@@ -139,8 +141,11 @@ pub struct World<'m> {
     pub air: Option<Air>,
     /// The hosts' stub resolvers and the DNS messages under way.
     pub dns: dns::Dns,
-    /// The fetch sessions (`[[fetches]]`), by id.
+    /// The fetch sessions (`[[fetches]]`, those `[[arrivals]]` drew, then
+    /// the pages' objects), by id.
     pub sessions: Vec<sessions::Session>,
+    /// Each page's objects waiting for a connection (`pages`).
+    page_queues: pages::Queues,
 }
 
 impl<'m> World<'m> {
@@ -294,6 +299,7 @@ impl<'m> World<'m> {
             app_ts: app::Series::default(),
             dns: dns::Dns::new(model.dns),
             sessions: model.fetches.iter().map(|_| Default::default()).collect(),
+            page_queues: model.pages.iter().map(|_| Default::default()).collect(),
         };
         world.schedule_hints();
         world.schedule_sessions();

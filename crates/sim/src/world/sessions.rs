@@ -36,8 +36,11 @@ pub struct Session {
 pub struct MirrorConn {
     pub session: SessionId,
     pub exchange: Exchange,
-    /// The session's request behind each of the exchange's, by id.
-    asks: Vec<u32>,
+    /// The session and its request behind each of the exchange's, by id (a
+    /// page's connections carry several sessions' requests).
+    pub(super) asks: Vec<(SessionId, u32)>,
+    /// Responses under way on it, of every session.
+    outstanding: u32,
     pub opened_at: Option<Time>,
     /// When the handshake's RTT sample was taken.
     handshake_at: Option<Time>,
@@ -49,15 +52,29 @@ pub struct MirrorConn {
 impl MirrorConn {
     pub fn new(session: SessionId, tcp: &TcpConfig) -> MirrorConn {
         let rtt = RttEstimator::new(tcp.initial_rto, tcp.min_rto, tcp.max_rto);
-        MirrorConn { session, exchange: Exchange::default(), asks: Vec::new(), opened_at: None, handshake_at: None, closed_at: None, rtt }
+        MirrorConn { session, exchange: Exchange::default(), asks: Vec::new(), outstanding: 0, opened_at: None, handshake_at: None, closed_at: None, rtt }
     }
 }
 
 impl World<'_> {
-    /// Schedules every session's start.
+    /// Schedules every session's start, but those that start when another
+    /// finishes (a page's objects after the first).
     pub(super) fn schedule_sessions(&mut self) {
-        for (s, m) in self.model.fetches.iter().enumerate() {
+        for (s, m) in self.model.fetches.iter().enumerate().filter(|(_, m)| m.after.is_none()) {
             self.events.schedule(m.start, Event::SessionStart { session: s as u32 });
+        }
+    }
+
+    /// The sessions that may send on the connections whose home session is
+    /// `home`: a page's objects (consecutive sessions, `scenario::pages`),
+    /// or the session alone.
+    fn sharing(&self, home: SessionId) -> std::ops::Range<SessionId> {
+        match self.model.fetches[home as usize].page {
+            Some(p) => {
+                let objects = &self.model.pages[p as usize].objects;
+                objects[0].session..objects[0].session + objects.len() as SessionId
+            }
+            None => home..home + 1,
         }
     }
 
@@ -104,6 +121,10 @@ impl World<'_> {
     /// answer over its default network), used for every request.
     fn connect_default(&mut self, session: SessionId, mirrors: &[NodeId]) {
         let m = &self.model.fetches[session as usize];
+        if m.page.is_some() {
+            self.page_connect(session, mirrors);
+            return;
+        }
         let chosen = mirrors.iter().find_map(|&mirror| m.candidates.iter().find(|k| k.mirror == mirror && k.iface == m.prefer));
         let Some(conn) = chosen.map(|k| k.flow) else {
             let iface = &self.model.nodes[m.client as usize].interfaces[m.prefer as usize];
@@ -115,7 +136,7 @@ impl World<'_> {
         self.fetch_step(conn);
     }
 
-    fn open_connection(&mut self, conn: ConnId) {
+    pub(super) fn open_connection(&mut self, conn: ConnId) {
         self.flows[conn as usize].fetch.as_mut().expect("a fetch connection").opened_at = Some(self.now);
         self.start_flow(conn);
     }
@@ -134,23 +155,28 @@ impl World<'_> {
             c.handshake_at = Some(now);
             c.rtt.sample(now - c.opened_at.expect("opened"));
         }
-        let done: Vec<(u32, Time)> = c
+        let done: Vec<((SessionId, u32), Time)> = c
             .exchange
             .deliver(f.receiver.delivered(), now)
             .into_iter()
             .map(|id| (c.asks[id as usize], c.exchange.requests[id as usize].first_byte_at.expect("delivered")))
             .collect();
-        let session = c.session;
-        for (r, first_byte_at) in done {
+        c.outstanding -= done.len() as u32;
+        let home = c.session;
+        for ((session, r), first_byte_at) in done {
             self.response_done(session, conn, r, first_byte_at);
         }
-        self.fetch_issue(session);
+        for session in self.sharing(home) {
+            self.fetch_issue(session);
+        }
     }
 
     fn response_done(&mut self, session: SessionId, conn: ConnId, r: u32, first_byte_at: Time) {
         let m = &self.model.fetches[session as usize];
         let fetch = &mut self.sessions[session as usize].fetch;
+        let finished = fetch.finished_at.is_some();
         fetch.complete(m, r, first_byte_at, self.now);
+        let finished = !finished && fetch.finished_at.is_some();
         let req = &fetch.requests[r as usize];
         let event = match req.ask {
             Ask::Range { .. } => {
@@ -164,37 +190,43 @@ impl World<'_> {
             }
         };
         self.tell_host(m.client, &event);
+        if finished {
+            self.object_done(session);
+        }
     }
 
     /// Sends the session's next content requests on its current connection
     /// while it is established and the pipeline has room.
-    fn fetch_issue(&mut self, session: SessionId) {
+    pub(super) fn fetch_issue(&mut self, session: SessionId) {
         let m = &self.model.fetches[session as usize];
         loop {
             let fetch = &mut self.sessions[session as usize].fetch;
             let Some(conn) = fetch.current else { return };
             let f = &self.flows[conn as usize];
-            if !f.sender.is_established() || f.fetch.as_ref().expect("a fetch connection").closed_at.is_some() {
+            let c = f.fetch.as_ref().expect("a fetch connection");
+            if !f.sender.is_established() || c.closed_at.is_some() {
                 return;
             }
-            let Some(r) = fetch.issue(m, conn, self.now) else {
+            let Some(r) = fetch.issue(m, conn, c.outstanding == 0, self.now) else {
                 return;
             };
             let (pending, len) = (fetch.pending(), fetch.requests[r as usize].len);
-            self.send_on(conn, r, m.request_bytes, len);
+            self.send_on(conn, session, r, m.request_bytes, len);
             self.tell_host(m.client, &CtlEvent::RequestIssued { session, conn, pending });
         }
     }
 
-    /// Session request `r` leaves the client on `conn`.
-    fn send_on(&mut self, conn: ConnId, r: u32, request_bytes: u32, len: u64) {
+    /// Request `r` of `session` leaves the client on `conn`.
+    fn send_on(&mut self, conn: ConnId, session: SessionId, r: u32, request_bytes: u32, len: u64) {
         let c = self.flows[conn as usize].fetch.as_mut().expect("a fetch connection");
         let id = c.exchange.send(request_bytes, len, self.now);
-        c.asks.push(r);
+        c.asks.push((session, r));
+        c.outstanding += 1;
         self.send_request(conn, id);
     }
 
-    /// The session whose client is `host` and that owns `conn`, if any.
+    /// The home session of `conn` (the first that may use it), if `conn` is
+    /// one of `host`'s fetch connections.
     fn fetch_conn(&self, host: NodeId, conn: ConnId) -> Result<SessionId, String> {
         let c = self.flows.get(conn as usize).and_then(|f| f.fetch.as_ref().filter(|_| f.dst == host));
         c.map(|c| c.session).ok_or_else(|| format!("connection {conn} is not one of this host's fetch connections"))
@@ -237,7 +269,8 @@ impl World<'_> {
 
     pub(super) fn ctl_steer(&mut self, host: NodeId, session: SessionId, conn: ConnId) -> Result<(), String> {
         self.own_session(host, session)?;
-        if self.fetch_conn(host, conn)? != session {
+        self.fetch_conn(host, conn)?;
+        if !self.model.fetches[session as usize].candidates.iter().any(|k| k.flow == conn) {
             return Err(format!("connection {conn} is not one of session {session}'s"));
         }
         let c = self.flows[conn as usize].fetch.as_ref().expect("a fetch connection");
@@ -250,16 +283,16 @@ impl World<'_> {
     }
 
     pub(super) fn ctl_close_connection(&mut self, host: NodeId, conn: ConnId) -> Result<(), String> {
-        let session = self.fetch_conn(host, conn)?;
-        let fetch = &self.sessions[session as usize].fetch;
+        let home = self.fetch_conn(host, conn)?;
         let c = self.flows[conn as usize].fetch.as_ref().expect("a fetch connection");
         if c.opened_at.is_none() || c.closed_at.is_some() {
             return Err(format!("connection {conn} is not open"));
         }
-        if fetch.current == Some(conn) {
+        // A page's objects that have arrived keep their last connection as current.
+        if self.sharing(home).map(|s| &self.sessions[s as usize].fetch).any(|f| f.current == Some(conn) && f.finished_at.is_none()) {
             return Err(CURRENT_CONNECTION.into());
         }
-        if fetch.pending_on(conn) > 0 {
+        if c.outstanding > 0 {
             return Err(RESPONSES_PENDING.into());
         }
         self.flows[conn as usize].fetch.as_mut().expect("a fetch connection").closed_at = Some(self.now);
@@ -270,7 +303,8 @@ impl World<'_> {
     pub(super) fn ctl_probe(&mut self, host: NodeId, conn: ConnId, request_bytes: u32, response_bytes: u64) -> Result<(), String> {
         let session = self.fetch_conn(host, conn)?;
         let f = &self.flows[conn as usize];
-        if f.fetch.as_ref().expect("a fetch connection").closed_at.is_some() {
+        let c = f.fetch.as_ref().expect("a fetch connection");
+        if c.closed_at.is_some() {
             return Err(format!("connection {conn} is closed"));
         }
         if !f.sender.is_established() {
@@ -279,8 +313,9 @@ impl World<'_> {
         if request_bytes == 0 || response_bytes == 0 {
             return Err("a probe needs a request and a response of at least one byte each".into());
         }
-        let r = self.sessions[session as usize].fetch.probe(conn, request_bytes, response_bytes, self.now);
-        self.send_on(conn, r, request_bytes, response_bytes);
+        // A probe on a shared connection is its home session's.
+        let r = self.sessions[session as usize].fetch.probe(conn, request_bytes, response_bytes, c.outstanding == 0, self.now);
+        self.send_on(conn, session, r, request_bytes, response_bytes);
         Ok(())
     }
 
@@ -324,7 +359,7 @@ impl World<'_> {
             local_interface: k.iface,
             srtt: c.rtt.srtt(),
             min_rtt: c.rtt.min_rtt,
-            pending: self.sessions[c.session as usize].fetch.pending_on(conn),
+            pending: c.outstanding,
         })
     }
 }
