@@ -19,6 +19,7 @@ mod collect;
 mod connection;
 mod control;
 mod energy;
+mod estimate;
 
 use std::collections::BTreeSet;
 use std::fmt;
@@ -37,6 +38,8 @@ use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::{Model, Time};
 
 use crate::bpf::Westwood;
+use crate::emulator::netdev;
+use estimate::Estimates;
 use crate::pm::{Endpoint, EndpointFlags, EventStream, Limits, PathManager};
 use crate::preflight;
 use crate::support::{self, kernel_cc, KernelFeatures};
@@ -242,7 +245,15 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         let cc = (f.client != f.src).then(|| kernel_cc(&f.tcp.cc));
         listeners.push(Some(ns(server_of(f)).run(|| server::listen(BASE_PORT + i as u16, is_mptcp(i), cc))??));
     }
+    let westwood = registered.as_ref();
+    let estimates = Estimates::open(model, westwood, ns)?;
     let hosts: Vec<u32> = control::hosts(model, mode).into_iter().collect();
+    // Each node's interface MTUs as its own namespace has them (netdevice(7) SIOCGIFMTU).
+    let mut mtus: Vec<Vec<Option<u32>>> = model.nodes.iter().map(|_| Vec::new()).collect();
+    for &n in &hosts {
+        let names = &model.nodes[n as usize].interfaces;
+        mtus[n as usize] = ns(n).run(|| names.iter().map(|i| netdev::interface(i).ok().map(|(_, mtu)| mtu)).collect())?;
+    }
     let mut pm_sockets = Vec::with_capacity(hosts.len());
     for &n in &hosts {
         let pair = ns(n).run(|| Ok::<_, crate::pm::Error>((EventStream::subscribe()?, PathManager::open()?)))?;
@@ -262,8 +273,8 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     let conns: Vec<Mutex<Connection>> = model.flows.iter().map(|_| Mutex::default()).collect();
     let specs: Vec<ClientSpec> = (0..model.flows.len()).map(|i| client_spec(model, &addrs, i)).collect();
     let record = Mutex::new(control::Record::default());
-    let westwood = registered.as_ref();
-    let shared = control::Shared { model, addrs: &addrs, flows: &flows, conns: &conns, emulator: testbed.emulator(), mode, clock: &clock, log: &record, westwood };
+    let shared =
+        control::Shared { model, addrs: &addrs, flows: &flows, conns: &conns, emulator: testbed.emulator(), mode, clock: &clock, log: &record, westwood, estimates: &estimates, mtus: &mtus };
 
     let mut sampler = Sampler::new(model.sample_interval, model.flows.len(), model.links.len() * 2);
     let mut end = EndState::new(model.flows.len());
@@ -302,7 +313,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
             if !clock.sleep_until(t) {
                 break;
             }
-            sample(model, &testbed, flows, &conns, westwood, &mut end, Some(&mut sampler), t);
+            sample(model, &testbed, flows, &conns, &estimates, &mut end, Some(&mut sampler), t);
             sample_apps(flows, clock, model.duration, &mut app_ts, t);
             if let Some(e) = energy.as_mut() {
                 e.sample(t, &testbed.emulator().stats(), model);
@@ -314,7 +325,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
             k += 1;
         }
         if !interrupted && clock.sleep_until(model.duration) {
-            sample(model, &testbed, flows, &conns, westwood, &mut end, None, model.duration);
+            sample(model, &testbed, flows, &conns, &estimates, &mut end, None, model.duration);
             if let Some(e) = energy.as_mut() {
                 e.sample(model.duration, &testbed.emulator().stats(), model);
             }
@@ -403,7 +414,7 @@ fn sample(
     testbed: &Testbed,
     flows: &[FlowState],
     conns: &[Mutex<Connection>],
-    westwood: Option<&Westwood>,
+    estimates: &Estimates,
     end: &mut EndState,
     mut sampler: Option<&mut Sampler>,
     t: Time,
@@ -417,10 +428,14 @@ fn sample(
             if f.transport == "mptcp" {
                 let subflows = info::mptcp_subflows(socket.as_fd()).unwrap_or_default();
                 let mut conn = conns[i].lock().unwrap_or_else(|e| e.into_inner());
-                let mut pacing = 0.0;
+                let (mut pacing, mut bw) = (0.0, None);
                 for (j, r) in conn.subflows.iter_mut().enumerate() {
                     let Some(s) = subflows.iter().find(|s| r.is_info(s, true)) else { continue };
                     r.last = Some(s.tcp);
+                    let est = if r.is_open() { estimates.of(f, s.local, s.remote) } else { None };
+                    if let Some(e) = est {
+                        *bw.get_or_insert(0.0) += e.bw_estimate;
+                    }
                     if let Some(srtt) = s.tcp.srtt_s() {
                         r.srtt_sum_s += srtt;
                         r.srtt_samples += 1;
@@ -430,20 +445,19 @@ fn sample(
                     flow.in_flight += s.tcp.in_flight_bytes();
                     pacing += s.tcp.pacing_rate as f64;
                     if let (Some(sampler), true) = (sampler.as_deref_mut(), r.is_open()) {
-                        let ww = westwood.filter(|_| f.tcp.cc == "westwood").and_then(|w| w.sample(s.local, s.remote));
                         let sub = SubflowSample {
                             delivered: s.tcp.payload_acked(),
                             cwnd: s.tcp.cwnd_bytes(),
                             srtt: s.tcp.srtt_s().map(Time::from_secs_f64),
                             in_flight: s.tcp.in_flight_bytes(),
-                            // The BPF Westwood+'s maps; the kernel's own algorithms expose neither.
-                            bw_estimate: ww.map(|w| w.bw_estimate),
-                            increment: ww.map(|w| w.increment),
+                            bw_estimate: est.map(|e| e.bw_estimate),
+                            increment: est.and_then(|e| e.increment),
                         };
                         sampler.subflow(t, i as u32, j as u32, sub);
                     }
                 }
                 flow.pacing_rate = paced.then_some(pacing);
+                flow.bw_estimate = bw;
             } else if let Ok(tcp) = info::tcp_info(socket.as_fd()) {
                 let s = &mut end.senders[i];
                 s.last = Some(tcp);
@@ -455,12 +469,9 @@ fn sample(
                 flow.srtt = tcp.srtt_s().map(Time::from_secs_f64);
                 flow.in_flight = tcp.in_flight_bytes();
                 flow.pacing_rate = paced.then_some(tcp.pacing_rate as f64);
-                if let Some(w) = westwood.filter(|_| f.tcp.cc == "westwood").and_then(|w| {
-                    let (local, remote) = info::socket_ends(&socket)?;
-                    w.sample(local, remote)
-                }) {
-                    flow.bw_estimate = Some(w.bw_estimate);
-                    flow.increment = Some(w.increment);
+                if let Some(e) = info::socket_ends(&socket).and_then(|(local, remote)| estimates.of(f, local, remote)) {
+                    flow.bw_estimate = Some(e.bw_estimate);
+                    flow.increment = e.increment;
                 }
             }
         }

@@ -13,6 +13,7 @@
 //! stop flag within `POLL` and a run never outlives its bound.
 
 pub mod app;
+pub mod diag;
 pub mod client;
 pub mod info;
 pub mod server;

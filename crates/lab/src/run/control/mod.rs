@@ -64,6 +64,10 @@ pub struct Shared<'a> {
     pub log: &'a Mutex<Record>,
     /// The BPF Westwood+, registered when a flow runs `westwood`.
     pub westwood: Option<&'a crate::bpf::Westwood>,
+    /// The congestion controls' bandwidth estimates (Westwood+, BBR).
+    pub estimates: &'a super::estimate::Estimates<'a>,
+    /// Each node's interface MTUs (read in its namespace), by interface index.
+    pub mtus: &'a [Vec<Option<u32>>],
 }
 
 /// What the controllers did: the `controller_log` rows and the lab's

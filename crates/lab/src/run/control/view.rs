@@ -6,16 +6,15 @@
 //! `MPTCP_TCPINFO`, uapi `linux/mptcp.h`) and the emulator's counters of
 //! its interfaces, nothing of other hosts but the addresses its peers have.
 
-use std::net::SocketAddr;
 use std::os::fd::AsFd;
 
 use pathpool_sim::control::view::{ConnectionView, InterfaceView, Role, SenderSample, SubflowView};
 use pathpool_sim::control::{ConnId, View};
 use pathpool_sim::Time;
 
+use super::super::estimate::Estimate;
 use super::links::interface_links;
 use super::Host;
-use crate::bpf;
 use crate::traffic::info::{self, SubflowInfo, TcpInfo};
 
 impl Host<'_> {
@@ -26,14 +25,15 @@ impl Host<'_> {
         let interfaces = interface_links(model, self.id)
             .into_iter()
             .zip(&node.interfaces)
-            .map(|(l, name)| {
+            .enumerate()
+            .map(|(k, (l, name))| {
                 // Direction 2l is a→b: out of this interface if it is the link's `a` end.
                 let at_a = model.links[l].a == self.id && &model.links[l].a_interface == name;
                 let (out, inbound) = if at_a { (2 * l, 2 * l + 1) } else { (2 * l + 1, 2 * l) };
                 InterfaceView {
                     name: name.clone(),
                     up: self.links.is_up(l),
-                    mtu: None,
+                    mtu: self.s.mtus[self.id as usize].get(k).copied().flatten(),
                     bytes_sent: stats[out].bytes,
                     bytes_received: stats[inbound].bytes,
                     signal_dbm: None,
@@ -94,9 +94,9 @@ impl Host<'_> {
         let Some(conf) = &f.mptcp else {
             if let (true, Some(s)) = (at_src, &socket) {
                 let tcp = info::tcp_info(s.as_fd()).ok();
-                let ww = info::socket_ends(s).and_then(|(l, r)| self.westwood(conn, l, r));
+                let est = info::socket_ends(s).and_then(|(l, r)| self.s.estimates.of(f, l, r));
                 view.bytes_sent = Some(tcp.as_ref().map_or(0, |t| t.payload_acked()));
-                view.sender = tcp.as_ref().map(|t| sender_sample(t, ww));
+                view.sender = tcp.as_ref().map(|t| sender_sample(t, est));
             }
             return Some(view);
         };
@@ -115,7 +115,7 @@ impl Host<'_> {
             // A subflow the kernel no longer lists keeps the sender's last sample.
             let listed = infos.iter().find(|s| r.is_info(s, at_src));
             let tcp = listed.map(|s: &SubflowInfo| s.tcp).or(if at_src { r.last } else { None });
-            let ww = listed.filter(|_| at_src).and_then(|s| self.westwood(conn, s.local, s.remote));
+            let est = listed.filter(|_| at_src).and_then(|s| self.s.estimates.of(f, s.local, s.remote));
             let (local, remote) = turn((r.src_iface, r.dst_iface));
             view.subflows.push(SubflowView {
                 id: j as u32,
@@ -126,24 +126,17 @@ impl Host<'_> {
                 established: r.established.is_some(),
                 // Acknowledged at the sender, received at the receiver.
                 bytes: tcp.map_or(0, |t| if at_src { t.payload_acked() } else { t.bytes_received }),
-                sender: if at_src { tcp.as_ref().map(|t| sender_sample(t, ww)) } else { None },
+                sender: if at_src { tcp.as_ref().map(|t| sender_sample(t, est)) } else { None },
             });
         }
         Some(view)
     }
-
-    /// The BPF Westwood+'s sample of a socket of `conn` (its data sender's).
-    fn westwood(&self, conn: ConnId, local: SocketAddr, remote: SocketAddr) -> Option<bpf::Sample> {
-        let w = self.s.westwood.filter(|_| self.s.model.flows[conn as usize].tcp.cc == "westwood")?;
-        w.sample(local, remote)
-    }
 }
 
-/// What the data sender's `tcp_info` tells of a subflow, and for the BPF
-/// Westwood+ its maps (`ww`). The kernel counts no retransmission time-outs
-/// per connection: `timeouts` is None; BBR's bandwidth estimate is only in
-/// INET_DIAG's `bbr_info`, not read.
-fn sender_sample(t: &TcpInfo, ww: Option<bpf::Sample>) -> SenderSample {
+/// What the data sender's `tcp_info` tells of a subflow, with its
+/// congestion control's estimates (`estimate.rs`). The kernel counts no
+/// retransmission time-outs per connection: `timeouts` is None.
+fn sender_sample(t: &TcpInfo, est: Option<Estimate>) -> SenderSample {
     let mss = t.snd_mss as u64;
     SenderSample {
         cwnd: t.cwnd_bytes(),
@@ -156,7 +149,7 @@ fn sender_sample(t: &TcpInfo, ww: Option<bpf::Sample>) -> SenderSample {
         in_flight: t.in_flight_bytes(),
         retransmits: t.total_retrans as u64,
         timeouts: None,
-        bw_estimate: ww.map(|w| w.bw_estimate),
-        increment: ww.map(|w| w.increment),
+        bw_estimate: est.map(|e| e.bw_estimate),
+        increment: est.and_then(|e| e.increment),
     }
 }
