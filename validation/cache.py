@@ -3,7 +3,9 @@ green_paper.py, emptcp_paper.py): finished runs, one JSON object per line.
 
 - **Keyed by the run's parameters and the simulator build.** A run's key is
   its name, a digest of its parameters (the scenario, or the arguments of
-  the measuring function) and the build: a digest of the compiled extension
+  the measuring function) and of the measuring function's source (a changed
+  measure runs again; the helpers it calls are not included), and the
+  build: a digest of the compiled extension
   ``pathpool._core`` that ran it (the simulator, the controllers and the
   kernel lab's driver are all in it). After a rebuild that changes the
   binary, every run is done again; runs of other builds stay in the file,
@@ -23,6 +25,7 @@ from __future__ import annotations
 
 import concurrent.futures as cf
 import hashlib
+import inspect
 import json
 import os
 import sys
@@ -70,8 +73,8 @@ class RunCache:
                 else:
                     self.other_builds += 1
 
-    def key(self, name: str, params) -> str:
-        return f"{name}#{digest(params)}"
+    def key(self, name: str, fn, params) -> str:
+        return f"{name}#{digest([params, inspect.getsource(fn)])}"
 
     def _store(self, key: str, value) -> object:
         line = json.dumps({"key": key, "build": self.build, "value": value}) + "\n"
@@ -89,7 +92,7 @@ class RunCache:
     def get(self, name: str, fn, *args, params=None):
         """The cached value of ``name`` run as ``fn(*args)``, else that run
         (stored); its parameters are ``args`` unless ``params`` is given."""
-        key = self.key(name, args if params is None else params)
+        key = self.key(name, fn, args if params is None else params)
         if key in self.done:
             return self.done[key]
         print(f"  run {name} ...", end="", file=sys.stderr, flush=True)
@@ -101,7 +104,7 @@ class RunCache:
         """``runs``: name -> the arguments of ``fn`` (a module-level function);
         a run's parameters are its arguments unless ``params`` names others.
         The runs not cached go ``jobs`` at a time; returns name -> value."""
-        keys = {name: self.key(name, (params or {}).get(name, args)) for name, args in runs.items()}
+        keys = {name: self.key(name, fn, (params or {}).get(name, args)) for name, args in runs.items()}
         todo = {name: args for name, args in runs.items() if keys[name] not in self.done}
         if todo:
             print(f"  {len(todo)} runs to do ({len(runs) - len(todo)} cached)", file=sys.stderr, flush=True)

@@ -523,6 +523,12 @@ PAGE_OBJECTS = (
     ("img", 45, 29_000, "cdn", "js0"),
 )
 CONNECTIONS_PER_SERVER = 6
+# A second baseline: the default policy with no connection limit (every object
+# requested as soon as it is revealed, each on its own connection), which has
+# the concurrency of PAT's pipelined requests (docs/pat.md#pages: PAT queues a
+# page's objects on its best connection) or of HTTP/2's streams, without PAT's
+# choice of path.
+FIG14_SCHEMES = {"pat": CONNECTIONS_PER_SERVER, "default": CONNECTIONS_PER_SERVER, "unlimited": sum(c for _, c, *_ in PAGE_OBJECTS)}
 FIG14_APPS, FIG14_TRIALS = 3, 50
 FIG14_QUICK = (3, 3)
 
@@ -539,12 +545,12 @@ def page_objects(domains: dict[str, dict]) -> tuple[list[dict], list[dict]]:
 
 
 def page_scenario(pop: list[dict], app: int, trial: int, scheme: str) -> dict:
-    """App ``app``'s page loaded once (``trial``), by ``scheme``: ``pat`` or ``default``."""
+    """App ``app``'s page loaded once (``trial``), by ``scheme`` (``FIG14_SCHEMES``)."""
     domains = {"origin": pop[2 * app], "cdn": pop[2 * app + 1]}
     doc = population_network(list(domains.values()), trial)
     doc["contents"], objects = page_objects(domains)
     doc["pages"] = [{"name": "page", "client": "phone", "objects": objects, "prefer": "wlan0", "tcp": TCP,
-                     "connections_per_server": CONNECTIONS_PER_SERVER, "policy": "controller" if scheme == "pat" else "default"}]
+                     "connections_per_server": FIG14_SCHEMES[scheme], "policy": "controller" if scheme == "pat" else "default"}]
     if scheme == "pat":
         doc["controllers"] = [{"host": "phone", "kind": "pat", "sample_interval": "0s", "params": dict(PAT_PARAMS)}]
     return doc
@@ -561,9 +567,18 @@ def measure_page(doc: dict) -> dict:
     mix: dict[str, int] = {}
     for m, i, b in zip(objs["mirror"], objs["interface"], objs["bytes"]):
         mix[f"{m}/{i}"] = mix.get(f"{m}/{i}", 0) + int(b)
+    # Pipelining: the most requests under way at once on one connection
+    # (a request is under way from its sending to its object's last byte).
+    spans = list(zip(objs["flow_id"], objs["sent_s"], objs["done_s"]))
+    depth = max(sum(g == f and s <= t < d for g, s, d in spans) for f, t, _ in spans)
     return {"wall_s": time.monotonic() - t0, "load_s": none_if_nan(page["load_s"]), "connections": int(page["connections"]),
-            "error": page["error"] or "", "mix": mix,
+            "error": page["error"] or "", "mix": mix, "depth": int(depth),
             "wait_s": float((objs["sent_s"] - objs["ready_s"]).mean()), "object_s": float((objs["done_s"] - objs["sent_s"]).mean())}
+
+
+def default_is_best(d: dict, trial: int) -> bool:
+    """Whether the default's path (the first mirror over Wi-Fi) is the trial's best."""
+    return d["trials"][trial]["best"] == f"{d['mirrors'][0]}/wlan0"
 
 
 def fig14_keys(quick: bool) -> tuple[list[dict], list[tuple[int, int]]]:
@@ -573,51 +588,58 @@ def fig14_keys(quick: bool) -> tuple[list[dict], list[tuple[int, int]]]:
 
 def run_fig14(cache: RunCache, quick: bool) -> dict:
     pop, keys = fig14_keys(quick)
-    jobs = {f"fig14/{sch}/app{a}/{j}": page_scenario(pop, a, j, sch) for a, j in keys for sch in ("pat", "default")}
+    jobs = {f"fig14/{sch}/app{a}/{j}": page_scenario(pop, a, j, sch) for a, j in keys for sch in FIG14_SCHEMES}
     res = run_all(cache, jobs, measure_page)
-    return {"pop": pop, "keys": keys, "res": {(sch, a, j): res[f"fig14/{sch}/app{a}/{j}"] for a, j in keys for sch in ("pat", "default")}}
+    return {"pop": pop, "keys": keys, "res": {(sch, a, j): res[f"fig14/{sch}/app{a}/{j}"] for a, j in keys for sch in FIG14_SCHEMES}}
+
+
+FIG14_BASELINES = {"default": f"default ({CONNECTIONS_PER_SERVER} per server)", "unlimited": "default, no connection limit"}
 
 
 def fig14_report(f: dict) -> tuple[list[str], dict]:
     pop, keys, res = f["pop"], f["keys"], f["res"]
     apps = sorted({a for a, _ in keys})
-    rows, per, errors = [], {}, []
-    for a in apps:
-        trials = [j for aa, j in keys if aa == a]
-        ok = [j for j in trials if res[("pat", a, j)]["load_s"] and res[("default", a, j)]["load_s"]]
-        errors += [f"app {a + 1} trial {j}: PAT '{res[('pat', a, j)]['error']}', default '{res[('default', a, j)]['error']}'" for j in trials if j not in ok]
-        if not ok:
-            continue
-        pat = [res[("pat", a, j)] for j in ok]
-        dflt = [res[("default", a, j)] for j in ok]
-        cut = [1 - x["load_s"] / y["load_s"] for x, y in zip(pat, dflt)]
-        per[a] = cut
-        origin, cdn = pop[2 * a], pop[2 * a + 1]
-        # Where the default's servers are the best paths of the trial (Fig. 7's Z for the pair).
-        both_best = statistics.mean(origin["trials"][j]["best"] == f"{origin['mirrors'][0]}/wlan0" and cdn["trials"][j]["best"] == f"{cdn['mirrors'][0]}/wlan0"
-                                    for j in ok)
-        lte = statistics.mean(sum(b for p, b in x["mix"].items() if p.endswith("/lte0")) / sum(x["mix"].values()) for x in pat)
-        rows.append([f"app {a + 1} ({origin['domain']} + {cdn['domain']})", len(ok), f"{statistics.mean(y['load_s'] for y in dflt):.3f}",
-                     f"{statistics.mean(x['load_s'] for x in pat):.3f}", f"{100 * statistics.mean(cut):+.1f} % ({100 * min(cut):+.0f} to {100 * max(cut):+.0f})",
-                     f"{sum(c > 0.005 for c in cut)} / {sum(c < -0.005 for c in cut)}",
-                     f"{statistics.mean(y['connections'] for y in dflt):.1f} / {statistics.mean(x['connections'] for x in pat):.1f}",
-                     f"{statistics.mean(y['wait_s'] for y in dflt) * 1e3:.0f} / {statistics.mean(x['wait_s'] for x in pat) * 1e3:.0f}",
-                     f"{statistics.mean(y['object_s'] for y in dflt) * 1e3:.0f} / {statistics.mean(x['object_s'] for x in pat) * 1e3:.0f}",
-                     f"{100 * lte:.0f} %", f"{100 * both_best:.0f} %"])
-    cuts = [c for v in per.values() for c in v]
-    s = {"mean": statistics.mean(cuts), "best_app": max(statistics.mean(v) for v in per.values()), "max_trial": max(cuts),
-         "faster": statistics.mean(c > 0.005 for c in cuts), "per": per}
+    ok = [(a, j) for a, j in keys if all(res[(sch, a, j)]["load_s"] for sch in FIG14_SCHEMES)]
+    errors = [f"app {a + 1} load {j}: " + ", ".join(f"{sch} '{res[(sch, a, j)]['error']}'" for sch in FIG14_SCHEMES) for a, j in keys if (a, j) not in ok]
+    mean = lambda xs, fmt="{:.3f}", scale=1: fmt.format(scale * statistics.mean(xs))
+    # Where the default's servers over Wi-Fi are the trial's best paths for both domains, PAT's choice of path can gain nothing.
+    best = {(a, j): default_is_best(pop[2 * a], j) and default_is_best(pop[2 * a + 1], j) for a, j in ok}
+    rows, s = [], {}
+    for base, label in FIG14_BASELINES.items():
+        cut = {(a, j): 1 - res[("pat", a, j)]["load_s"] / res[(base, a, j)]["load_s"] for a, j in ok}
+        for a in apps:
+            loads = [(aa, j) for aa, j in ok if aa == a]
+            c = [cut[k] for k in loads]
+            b, x = [res[(base, *k)] for k in loads], [res[("pat", *k)] for k in loads]
+            rows.append([f"app {a + 1} ({pop[2 * a]['domain']} + {pop[2 * a + 1]['domain']})", label, len(loads), mean(y["load_s"] for y in b),
+                         mean(y["load_s"] for y in x), f"{100 * statistics.mean(c):+.1f} % ({100 * min(c):+.0f} to {100 * max(c):+.0f})",
+                         f"{sum(v > 0.005 for v in c)} / {sum(v < -0.005 for v in c)}", mean((y["connections"] for y in b), "{:.1f}"),
+                         mean((y["wait_s"] for y in b), "{:.0f}", 1e3), mean((y["object_s"] for y in b), "{:.0f}", 1e3)])
+        by_app = [statistics.mean(cut[k] for k in ok if k[0] == a) for a in apps]
+        s[base] = {"mean": statistics.mean(cut.values()), "best_app": max(by_app), "max": max(cut.values()),
+                   "faster": statistics.mean(v > 0.005 for v in cut.values()),
+                   "both_best": [cut[k] for k in ok if best[k]], "elsewhere": [cut[k] for k in ok if not best[k]], "cut": list(cut.values())}
+    x = [res[("pat", *k)] for k in ok]
+    lte = statistics.mean(sum(b for p, b in y["mix"].items() if p.endswith("/lte0")) / sum(y["mix"].values()) for y in x)
     n_obj = sum(c for _, c, *_ in PAGE_OBJECTS)
     n_bytes = sum(c * b for _, c, b, *_ in PAGE_OBJECTS)
-    out = [f"A page of {n_obj} objects, {n_bytes / 1e3:.0f} kB (HTTP Archive's median, Web Almanac 2019), from an origin and a CDN domain of the "
-           f"population; {len(keys) // len(apps)} loads per app, each a trial of the population (RTTs and rates), PAT and the default "
-           f"(a browser: {CONNECTIONS_PER_SERVER} connections per server over Wi-Fi) from the same empty DNS cache. Page load time: "
-           "from the start to the last object's last byte (`pages.load_s`). PLT reduction: 1 − PAT / default per load, mean (lowest to highest).", ""]
-    out += md_table(["app (origin + CDN)", "loads", "default PLT (s)", "PAT PLT (s)", "PLT reduction", "loads PAT faster / slower",
-                     "connections default / PAT", "object wait for a connection (ms) default / PAT", "object request to last byte (ms) default / PAT",
-                     "PAT bytes over LTE", "trials where both defaults are best"], rows)
-    out += ["", f"Over all loads: PLT reduction mean {pct(s['mean'])}, the best app's mean {pct(s['best_app'])}, the largest in one load "
-            f"{pct(s['max_trial'])}; PAT faster in {100 * s['faster']:.0f} % of loads. Paper: {PAPER['fig14']}.", ""]
+    out = [f"A page of {n_obj} objects, {n_bytes / 1e3:.0f} kB (HTTP Archive's median page, Web Almanac 2019), from an origin and a CDN domain of "
+           f"the population; {len(keys) // len(apps)} loads per app, each a trial of the population (its RTTs and rates), every scheme from the same "
+           "empty DNS cache. Page load time (PLT): from the start to the last object's last byte (`pages.load_s`). PLT reduction: 1 − PAT / "
+           "baseline per load, mean (lowest to highest). The baselines: the default policy as a browser (the first Wi-Fi answer, "
+           f"{CONNECTIONS_PER_SERVER} connections per server, the paper's \"without PAT\"), and the same with no connection limit.", ""]
+    out += md_table(["app (origin + CDN)", "baseline", "loads", "baseline PLT (s)", "PAT PLT (s)", "PLT reduction", "loads PAT faster / slower",
+                     "baseline connections", "baseline object wait for a connection (ms)", "baseline object request to last byte (ms)"], rows)
+    out += ["", f"PAT (all loads): {mean((y['connections'] for y in x), '{:.1f}')} connections, objects wait {mean((y['wait_s'] for y in x), '{:.0f}', 1e3)} ms "
+            f"for a connection and take {mean((y['object_s'] for y in x), '{:.0f}', 1e3)} ms from request to last byte; at most "
+            f"{mean((y['depth'] for y in x), '{:.1f}')} requests under way at once on one connection (mean over loads; pipelined); {100 * lte:.0f} % of "
+            f"the bytes over LTE. Loads where both default servers are the best paths: {sum(best.values())} of {len(ok)}.", ""]
+    for base, label in FIG14_BASELINES.items():
+        v = s[base]
+        out += [f"Against the {label}: PLT reduction mean {pct(v['mean'])}, the best app's mean {pct(v['best_app'])}, the largest in one load "
+                f"{pct(v['max'])}, PAT faster in {100 * v['faster']:.0f} % of loads; where both default servers are the best paths "
+                f"{pct(statistics.mean(v['both_best'])) if v['both_best'] else '–'}, elsewhere {pct(statistics.mean(v['elsewhere']))}.", ""]
+    out += [f"Paper: {PAPER['fig14']}.", ""]
     return out + errors + ([""] if errors else []), s
 
 
