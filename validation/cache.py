@@ -14,8 +14,8 @@ green_paper.py, emptcp_paper.py): finished runs, one JSON object per line.
 - **Resumable.** Each run is appended as soon as it finishes, so an
   interrupted harness loses only the runs under way.
 - **Atomic appends.** One ``write`` of the whole line on a file opened with
-  ``O_APPEND``; a line cut short by a crash (the last one) is skipped when
-  the file is read, and counted.
+  ``O_APPEND``; a line cut short by a crash (the last one) is ended, skipped
+  when the file is read, and counted.
 - **Like with like.** A value is stored and returned as JSON, so a run read
   back from the file and a run just made look the same to the harness
   (a dict's keys are strings either way).
@@ -60,7 +60,12 @@ class RunCache:
         if fresh and path.exists():
             path.unlink()
         if path.exists():
-            for line in path.read_text().splitlines():
+            text = path.read_text()
+            if text and not text.endswith("\n"):
+                # A line cut short: end it, so that the next run is a line of its own.
+                with path.open("a") as fh:
+                    fh.write("\n")
+            for line in text.splitlines():
                 if not line.strip():
                     continue
                 try:

@@ -528,7 +528,12 @@ CONNECTIONS_PER_SERVER = 6
 # the concurrency of PAT's pipelined requests (docs/pat.md#pages: PAT queues a
 # page's objects on its best connection) or of HTTP/2's streams, without PAT's
 # choice of path.
-FIG14_SCHEMES = {"pat": CONNECTIONS_PER_SERVER, "default": CONNECTIONS_PER_SERVER, "unlimited": sum(c for _, c, *_ in PAGE_OBJECTS)}
+FIG14_SCHEMES = {"pat": CONNECTIONS_PER_SERVER, "default": CONNECTIONS_PER_SERVER, "unlimited": sum(c for _, c, *_ in PAGE_OBJECTS),
+                 "pat_one_path": CONNECTIONS_PER_SERVER}
+# And PAT with no choice to make (``pat_one_path``): each domain answers only
+# the default's mirror and the phone has only Wi-Fi, so PAT's page runs on the
+# default's paths; against the default it measures what PAT's handling of a
+# page's requests gains, against PAT what its choice of path gains.
 FIG14_APPS, FIG14_TRIALS = 3, 50
 FIG14_QUICK = (3, 3)
 
@@ -547,11 +552,15 @@ def page_objects(domains: dict[str, dict]) -> tuple[list[dict], list[dict]]:
 def page_scenario(pop: list[dict], app: int, trial: int, scheme: str) -> dict:
     """App ``app``'s page loaded once (``trial``), by ``scheme`` (``FIG14_SCHEMES``)."""
     domains = {"origin": pop[2 * app], "cdn": pop[2 * app + 1]}
+    if scheme == "pat_one_path":
+        domains = {k: d | {"mirrors": d["mirrors"][:1]} for k, d in domains.items()}
     doc = population_network(list(domains.values()), trial)
+    if scheme == "pat_one_path":
+        doc["links"] = [l for l in doc["links"] if l["a"] != "phone:lte0"]
     doc["contents"], objects = page_objects(domains)
     doc["pages"] = [{"name": "page", "client": "phone", "objects": objects, "prefer": "wlan0", "tcp": TCP,
-                     "connections_per_server": FIG14_SCHEMES[scheme], "policy": "controller" if scheme == "pat" else "default"}]
-    if scheme == "pat":
+                     "connections_per_server": FIG14_SCHEMES[scheme], "policy": "controller" if scheme.startswith("pat") else "default"}]
+    if scheme.startswith("pat"):
         doc["controllers"] = [{"host": "phone", "kind": "pat", "sample_interval": "0s", "params": dict(PAT_PARAMS)}]
     return doc
 
@@ -639,6 +648,18 @@ def fig14_report(f: dict) -> tuple[list[str], dict]:
         out += [f"Against the {label}: PLT reduction mean {pct(v['mean'])}, the best app's mean {pct(v['best_app'])}, the largest in one load "
                 f"{pct(v['max'])}, PAT faster in {100 * v['faster']:.0f} % of loads; where both default servers are the best paths "
                 f"{pct(statistics.mean(v['both_best'])) if v['both_best'] else '–'}, elsewhere {pct(statistics.mean(v['elsewhere']))}.", ""]
+    # Where PAT's gain comes from: its handling of the page's requests on the default's paths, then its choice of paths.
+    one = {k: res[("pat_one_path", *k)]["load_s"] for k in ok}
+    handling = [1 - one[k] / res[("default", *k)]["load_s"] for k in ok]
+    choice = [1 - res[("pat", *k)]["load_s"] / one[k] for k in ok]
+    s["handling"], s["choice"] = statistics.mean(handling), statistics.mean(choice)
+    s["choice_best_app"] = max(statistics.mean(c for k, c in zip(ok, choice) if k[0] == a) for a in apps)
+    s["cdf"] = {"PAT vs default": s["default"]["cut"], "PAT vs no connection limit": s["unlimited"]["cut"],
+                "PAT on the default's paths vs default (request handling)": handling, "PAT vs PAT on the default's paths (path choice)": choice}
+    out += [f"Where the gain comes from: PAT confined to the default's paths (each domain's first mirror, Wi-Fi only) against the default: "
+            f"{pct(s['handling'])} (lowest to highest {pct(min(handling))} to {pct(max(handling))}; at most "
+            f"{mean((res[('pat_one_path', *k)]['depth'] for k in ok), '{:.1f}')} requests under way on one connection); PAT against PAT so "
+            f"confined: {pct(s['choice'])} ({pct(min(choice))} to {pct(max(choice))}; the best app's mean {pct(s['choice_best_app'])}).", ""]
     out += [f"Paper: {PAPER['fig14']}.", ""]
     return out + errors + ([""] if errors else []), s
 
@@ -831,7 +852,7 @@ def walk_summary(walks: dict[str, dict]) -> list[str]:
 
 # ---- plots --------------------------------------------------------------------------------------
 
-def plots(walk: dict | None, fig11: dict | None, pop: dict | None, overhead: dict | None, quick: bool) -> list[str]:
+def plots(walk: dict | None, fig11: dict | None, pop: dict | None, pages: dict | None, overhead: dict | None, quick: bool) -> list[str]:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -888,6 +909,16 @@ def plots(walk: dict | None, fig11: dict | None, pop: dict | None, overhead: dic
         b.set_ylabel("τ measured (default time / PAT time)")
         b.legend(fontsize=8)
         save(fig, "fig12_13")
+    if pages:
+        fig, ax = plt.subplots(figsize=(7, 3.8))
+        for label, cuts in pages["cdf"].items():
+            xs = sorted(100 * c for c in cuts)
+            ax.plot(xs, [(i + 1) / len(xs) for i in range(len(xs))], label=label)
+        ax.axvline(29, color="k", ls="--", lw=1, label="paper: up to 29 %")
+        ax.set_xlabel("page load time reduction per load (%)")
+        ax.set_ylabel("CDF of page loads")
+        ax.legend(fontsize=7)
+        save(fig, "fig14")
     if overhead:
         fig, ax = plt.subplots(figsize=(6, 3.6))
         periods = list(dict.fromkeys(p for p, _ in overhead))
@@ -935,7 +966,7 @@ def main(argv: list[str] | None = None) -> None:
     if "overhead" in want:
         text, overhead = overhead_report(run_overhead(cache, args.quick))
         body += ["## Fig. 15: overhead against probe period and connections", ""] + text
-    body += ["Plots: " + ", ".join(plots(walk, fig11, pop, overhead, args.quick)), ""]
+    body += ["Plots: " + ", ".join(plots(walk, fig11, pop, pages, overhead, args.quick)), ""]
     parts += [f"{'Quick subset. ' if args.quick else ''}{cache.summary()} Wall time {time.monotonic() - t0:.0f} s.", ""]
     report = "\n".join(parts + body)
     (OUT / ("report-quick.md" if args.quick else "report.md")).write_text(report)
