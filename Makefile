@@ -103,6 +103,10 @@ inrpp-fig18: install
 # Every INRPP reproduction above, one after the other.
 inrpp-all: inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18
 
+# The paper harnesses below (green, smptcp, emptcp, pat) share one run cache,
+# validation/cache.py: a run's key holds its parameters, the measuring function and the
+# simulator build (a digest of pathpool._core), so after a rebuild every run is done again.
+
 # Green MPTCP (docs/reproductions/green.md): Scenario 1, Table 1 on two networks,
 # energy for a fixed volume, the primary's queue depth, Fig. 3, and (as root) the
 # kernel lab's Rules 1 + 3 beside the simulator. About 4 minutes on 2 cores, 5 more for the lab;
@@ -124,7 +128,8 @@ smptcp: install
 
 # eMPTCP (docs/reproductions/emptcp.md, issue 22): the weight manager's fixed point on a
 # wired bottleneck, Tables II/III and Figs. 12-17 on the cellular model, beside the paper.
-# About a minute on 2 cores; writes results/emptcp/report.md. EMPTCP_ARGS=--seeds N.
+# About a minute on 2 cores; writes results/emptcp/report.md. Finished runs are cached in
+# results/emptcp/cache.jsonl (validation/cache.py). EMPTCP_ARGS=--seeds N, --fresh.
 emptcp: install
 	$(PY) validation/emptcp_paper.py $(EMPTCP_ARGS)
 

@@ -55,7 +55,7 @@ class RunCache:
     def __init__(self, path: Path, fresh: bool = False, jobs: int = 1, build: str | None = None):
         self.path, self.jobs, self.build = path, jobs, build or build_id()
         self.done: dict[str, object] = {}
-        self.ran = self.other_builds = self.torn = 0
+        self.ran = self.hits = self.other_builds = self.torn = 0
         path.parent.mkdir(parents=True, exist_ok=True)
         if fresh and path.exists():
             path.unlink()
@@ -99,6 +99,7 @@ class RunCache:
         (stored); its parameters are ``args`` unless ``params`` is given."""
         key = self.key(name, fn, args if params is None else params)
         if key in self.done:
+            self.hits += 1
             return self.done[key]
         print(f"  run {name} ...", end="", file=sys.stderr, flush=True)
         value = self._store(key, fn(*args))
@@ -111,6 +112,7 @@ class RunCache:
         The runs not cached go ``jobs`` at a time; returns name -> value."""
         keys = {name: self.key(name, fn, (params or {}).get(name, args)) for name, args in runs.items()}
         todo = {name: args for name, args in runs.items() if keys[name] not in self.done}
+        self.hits += len(runs) - len(todo)
         if todo:
             print(f"  {len(todo)} runs to do ({len(runs) - len(todo)} cached)", file=sys.stderr, flush=True)
             with cf.ProcessPoolExecutor(max_workers=self.jobs) as pool:
@@ -124,7 +126,7 @@ class RunCache:
 
     def summary(self) -> str:
         """One line for a report: the build, what ran and what was cached."""
-        text = f"Simulator build {self.build} (sha256 of pathpool._core); runs this time: {self.ran}; cached runs of this build: {len(self.done) - self.ran}"
+        text = f"Simulator build {self.build} (sha256 of pathpool._core); runs this time: {self.ran}; taken from the cache: {self.hits}"
         if self.other_builds:
             text += f"; {self.other_builds} cached runs of other builds not used"
         if self.torn:
