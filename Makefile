@@ -136,10 +136,11 @@ emptcp: install
 # PAT (docs/reproductions/pat.md, issue 16): Fig. 10 (three UEs walking past a building through the cell
 # model, UE1 with PAT on 5G + Wi-Fi), Fig. 11 (five mirrors with changing RTTs, 4-128 MB
 # downloads with PAT, the default policy and MPTCP), Figs. 12-13 (a synthetic population of 50 domains
-# calibrated to Figs. 7-9, 50 trials each) and Fig. 15 (overhead against probe period and connections),
-# beside the paper. About 1.5-2.5 minutes on 2 cores (5241 runs); finished runs are cached in results/pat/cache.jsonl (an
-# interrupted run resumes, PAT_ARGS=--fresh starts over, --quick runs a subset in about 16 s into
-# report-quick.md). Writes results/pat/report.md and plots.
+# calibrated to Figs. 7-9, 50 trials each), Fig. 14 (page load time: HTTP Archive's median page on the
+# population's networks, PAT against a browser's 6 connections per server) and Fig. 15 (overhead against
+# probe period and connections), beside the paper. About 2.5 minutes on 2 cores (5841 runs); finished runs
+# are cached in results/pat/cache.jsonl (an interrupted run resumes, PAT_ARGS=--fresh starts over, --quick
+# runs a subset in about 20 s into report-quick.md). Writes results/pat/report.md and plots.
 pat: install
 	$(PY) validation/pat_paper.py $(PAT_ARGS)
 

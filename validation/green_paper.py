@@ -22,8 +22,8 @@ CUBIC baseline, the green framework with ``green`` or ``green_literal``
 scheduler over uncoupled BBR (Rule 3) or Westwood+, and Rules 1 + 3 alone
 (what the kernel lab runs). Profiles a/b/c are the paper's w1:w2:wD.
 
-Finished runs are cached in results/green/cache.jsonl (an interrupted run
-resumes); --fresh starts over. Writes results/green/report.md and fig3.png.
+Finished runs are cached in results/green/cache.jsonl (validation/cache.py:
+an interrupted run resumes, a rebuilt simulator runs again); --fresh starts over. Writes results/green/report.md and fig3.png.
 
 Usage:  python validation/green_paper.py [--seeds 30] [--jobs 2] [--fresh] [--lab]
 """

@@ -18,12 +18,15 @@ the first address of its resolver's answer over Wi-Fi). Experiments:
   drawn so that the paper's Figs. 7-9 (Z, gamma, cellular edge mirrors) hold
   by construction: those are inputs. Results: the direct RTT reduction
   (Fig. 12) and the throughput gain, measured and by eq. 10 (Fig. 13);
+- ``fig14``: HTTP Archive's median page loaded from two of the population's
+  domains (an origin and a CDN) with PAT and as a browser does (6
+  connections per server), page load time (§VIII-B, Fig. 14);
 - ``overhead``: the phone's packets and bytes with and without PAT for the
   same downloads, against PAT's probe period and connection count (Fig. 15).
 
 Every parameter the paper leaves out is a constant below, stated in the doc.
-Every finished run is cached in results/pat/cache.jsonl (an interrupted run
-resumes; --fresh starts over). Writes results/pat/report.md and plots;
+Every finished run is cached in results/pat/cache.jsonl (validation/cache.py:
+an interrupted run resumes, a rebuilt simulator runs again; --fresh starts over). Writes results/pat/report.md and plots;
 --quick runs a fast subset (report-quick.md).
 
 Usage:  python validation/pat_paper.py [--quick] [--fresh] [--only fig10,fig11,population,fig14,overhead] [--jobs 2]

@@ -23,8 +23,8 @@ RTT, at least 100 packets). Schemes, all with the server as data sender:
 Experiments: ``agg`` (Figs. 4-5, aggregation percentage, eq. 1), ``video``
 (Figs. 8-9, one hour of 1080p60 at 8 Mb/s), ``power`` (Figs. 6-7, 12 h screen
 off and 12 h of continuous use with the LTE power model). Every finished run
-is cached in results/smptcp/cache.jsonl (an interrupted run resumes; --fresh
-starts over). Writes results/smptcp/report.md and plots; --quick runs a fast
+is cached in results/smptcp/cache.jsonl (validation/cache.py: an interrupted
+run resumes, a rebuilt simulator runs again; --fresh starts over). Writes results/smptcp/report.md and plots; --quick runs a fast
 subset (report-quick.md).
 
 A full run also copies the report's tables into docs/reproductions/smptcp.md
