@@ -172,7 +172,7 @@ def run(sc: dict) -> dict:
     series = {h: g.set_index("time_s")["goodput_bps"].to_dict() for h, g in per_host.groupby("host")}
     good = r.flow_ts.assign(host=[names[i].split("/")[0] for i in r.flow_ts["flow_id"]])
     good = good.groupby(["host", "time_s"])["goodput_bps"].sum().reset_index()
-    out["goodput"] = {h: five_second_mean(g.set_index("time_s")["goodput_bps"].to_dict()) for h, g in good.groupby("host")}
+    out = {"goodput": {h: five_second_mean(g.set_index("time_s")["goodput_bps"].to_dict()) for h, g in good.groupby("host")}}
     out["mean"] = {h: five_second_mean(s) for h, s in series.items()}
     # As [time, goodput] pairs: JSON (the run cache) keeps no float keys.
     out["series"] = {h: [[float(t), float(g)] for t, g in s.items()] for h, s in series.items()}

@@ -526,17 +526,18 @@ PAGE_OBJECTS = (
     ("img", 45, 29_000, "cdn", "js0"),
 )
 CONNECTIONS_PER_SERVER = 6
-# A second baseline: the default policy with no connection limit (every object
-# requested as soon as it is revealed, each on its own connection), which has
-# the concurrency of PAT's pipelined requests (docs/pat.md#pages: PAT queues a
-# page's objects on its best connection) or of HTTP/2's streams, without PAT's
-# choice of path.
+# The schemes and their connections per server. Beside PAT and the default:
+# - ``unlimited``, a second baseline: the default policy with no connection
+#   limit (every object requested as soon as it is revealed, each on its own
+#   connection), which has the concurrency of PAT's pipelined requests
+#   (docs/pat.md#pages: PAT queues a page's objects on its best connection)
+#   or of HTTP/2's streams, without PAT's choice of path;
+# - ``pat_one_path``, PAT with no choice to make: each domain answers only the
+#   default's mirror and the phone has only Wi-Fi, so PAT's page runs on the
+#   default's paths; against the default it measures what PAT's handling of
+#   a page's requests gains, against PAT what its choice of path gains.
 FIG14_SCHEMES = {"pat": CONNECTIONS_PER_SERVER, "default": CONNECTIONS_PER_SERVER, "unlimited": sum(c for _, c, *_ in PAGE_OBJECTS),
                  "pat_one_path": CONNECTIONS_PER_SERVER}
-# And PAT with no choice to make (``pat_one_path``): each domain answers only
-# the default's mirror and the phone has only Wi-Fi, so PAT's page runs on the
-# default's paths; against the default it measures what PAT's handling of a
-# page's requests gains, against PAT what its choice of path gains.
 FIG14_APPS, FIG14_TRIALS = 3, 50
 FIG14_QUICK = (3, 3)
 
