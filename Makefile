@@ -140,7 +140,7 @@ emptcp: install
 # population's networks, PAT against a browser's 6 connections per server) and Fig. 15 (overhead against
 # probe period and connections), beside the paper. About 2.5 minutes on 2 cores (5841 runs); finished runs
 # are cached in results/pat/cache.jsonl (an interrupted run resumes, PAT_ARGS=--fresh starts over, --quick
-# runs a subset in about 20 s into report-quick.md). Writes results/pat/report.md and plots.
+# runs a subset in about 17 s into report-quick.md). Writes results/pat/report.md and plots.
 pat: install
 	$(PY) validation/pat_paper.py $(PAT_ARGS)
 
