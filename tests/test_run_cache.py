@@ -57,3 +57,11 @@ def test_map_runs_only_what_is_missing_and_a_torn_line_is_skipped(tmp_path):
     assert all(json.loads(l)["build"] == "b1" for l in lines if l.endswith("}"))
     # --fresh starts over.
     assert not RunCache(path, fresh=True, build="b1").done
+
+
+def test_a_whole_float_and_its_int_are_one_run(tmp_path):
+    calls.clear()
+    c = RunCache(tmp_path / "cache.jsonl", build="b1")
+    c.get("sq", square, 12)
+    c.get("sq", square, 12.0)
+    assert calls == [12] and c.hits == 1

@@ -43,9 +43,21 @@ def build_id() -> str:
     return h.hexdigest()[:12]
 
 
+def canonical(x):
+    """``x`` with a whole float as the int it equals and tuples as lists, so
+    that 12 and 12.0 (a rate from a grid or from a search) are one run."""
+    if isinstance(x, float) and x.is_integer():
+        return int(x)
+    if isinstance(x, dict):
+        return {str(k): canonical(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [canonical(v) for v in x]
+    return x
+
+
 def digest(params) -> str:
     """A digest of a run's parameters (anything JSON can write; keys sorted)."""
-    return hashlib.sha1(json.dumps(params, sort_keys=True, default=str).encode()).hexdigest()[:12]
+    return hashlib.sha1(json.dumps(canonical(params), sort_keys=True, default=str).encode()).hexdigest()[:12]
 
 
 class RunCache:
