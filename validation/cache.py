@@ -1,5 +1,6 @@
 """The run cache of the validation harnesses (pat_paper.py, smptcp_paper.py,
-green_paper.py, emptcp_paper.py): finished runs, one JSON object per line.
+green_paper.py, emptcp_paper.py, inrpp_fig18_frontier.py): finished runs,
+one JSON object per line.
 
 - **Keyed by the run's parameters and the simulator build.** A run's key is
   its name, a digest of its parameters (the scenario, or the arguments of
@@ -118,11 +119,11 @@ class RunCache:
         print(f" {value.get('wall_s', 0) if isinstance(value, dict) else 0:.1f} s wall", file=sys.stderr, flush=True)
         return value
 
-    def map(self, fn, runs: dict[str, tuple], params: dict[str, object] | None = None) -> dict[str, object]:
-        """``runs``: name -> the arguments of ``fn`` (a module-level function);
-        a run's parameters are its arguments unless ``params`` names others.
-        The runs not cached go ``jobs`` at a time; returns name -> value."""
-        keys = {name: self.key(name, fn, (params or {}).get(name, args)) for name, args in runs.items()}
+    def map(self, fn, runs: dict[str, tuple]) -> dict[str, object]:
+        """``runs``: name -> the arguments of ``fn`` (a module-level function),
+        which are the run's parameters. The runs not cached go ``jobs`` at a
+        time, in worker processes; returns name -> value."""
+        keys = {name: self.key(name, fn, args) for name, args in runs.items()}
         todo = {name: args for name, args in runs.items() if keys[name] not in self.done}
         self.hits += len(runs) - len(todo)
         if todo:
