@@ -103,6 +103,10 @@ inrpp-fig18: install
 # Every INRPP reproduction above, one after the other.
 inrpp-all: inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18
 
+# The paper harnesses below (green, smptcp, emptcp, pat) share one run cache,
+# validation/cache.py: a run's key holds its parameters, the measuring function and the
+# simulator build (a digest of pathpool._core), so after a rebuild every run is done again.
+
 # Green MPTCP (docs/reproductions/green.md): Scenario 1, Table 1 on two networks,
 # energy for a fixed volume, the primary's queue depth, Fig. 3, and (as root) the
 # kernel lab's Rules 1 + 3 beside the simulator. About 4 minutes on 2 cores, 5 more for the lab;
@@ -124,17 +128,19 @@ smptcp: install
 
 # eMPTCP (docs/reproductions/emptcp.md, issue 22): the weight manager's fixed point on a
 # wired bottleneck, Tables II/III and Figs. 12-17 on the cellular model, beside the paper.
-# About a minute on 2 cores; writes results/emptcp/report.md. EMPTCP_ARGS=--seeds N.
+# About a minute on 2 cores; writes results/emptcp/report.md. Finished runs are cached in
+# results/emptcp/cache.jsonl (validation/cache.py). EMPTCP_ARGS=--seeds N, --fresh.
 emptcp: install
 	$(PY) validation/emptcp_paper.py $(EMPTCP_ARGS)
 
 # PAT (docs/reproductions/pat.md, issue 16): Fig. 10 (three UEs walking past a building through the cell
 # model, UE1 with PAT on 5G + Wi-Fi), Fig. 11 (five mirrors with changing RTTs, 4-128 MB
 # downloads with PAT, the default policy and MPTCP), Figs. 12-13 (a synthetic population of 50 domains
-# calibrated to Figs. 7-9, 50 trials each) and Fig. 15 (overhead against probe period and connections),
-# beside the paper. About 1.5-2.5 minutes on 2 cores (5241 runs); finished runs are cached in results/pat/cache.jsonl (an
-# interrupted run resumes, PAT_ARGS=--fresh starts over, --quick runs a subset in about 16 s into
-# report-quick.md). Writes results/pat/report.md and plots.
+# calibrated to Figs. 7-9, 50 trials each), Fig. 14 (page load time: HTTP Archive's median page on the
+# population's networks, PAT against a browser's 6 connections per server) and Fig. 15 (overhead against
+# probe period and connections), beside the paper. About 2.5 minutes on 2 cores (5841 runs); finished runs
+# are cached in results/pat/cache.jsonl (an interrupted run resumes, PAT_ARGS=--fresh starts over, --quick
+# runs a subset in about 17 s into report-quick.md). Writes results/pat/report.md and plots.
 pat: install
 	$(PY) validation/pat_paper.py $(PAT_ARGS)
 

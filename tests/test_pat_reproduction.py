@@ -93,3 +93,26 @@ def test_the_walk_validates():
     assert all(("events" in l) == l["a"].endswith("nr0") for l in ue_links.values())
     assert [f["content"] for f in doc["fetches"]] == ["both", "mirror1", "mirror2"]
     assert doc["controllers"][0]["host"] == "ue1" and doc["controllers"][0]["kind"] == "pat"
+
+
+def test_fig14_pages_validate():
+    pop, keys = pp.fig14_keys(quick=True)
+    # HTTP Archive's median page (Web Almanac 2019): 74 requests, about 1900 KB.
+    n = sum(c for _, c, *_ in pp.PAGE_OBJECTS)
+    assert n == 74 and abs(sum(c * b for _, c, b, *_ in pp.PAGE_OBJECTS) - 1.9e6) < 0.05 * 1.9e6
+    for a, j in keys:
+        for scheme in pp.FIG14_SCHEMES:
+            doc = pp.page_scenario(pop, a, j, scheme)
+            pathpool.validate(doc)
+            page = doc["pages"][0]
+            assert len(page["objects"]) == n and page["prefer"] == "wlan0"
+            assert page["policy"] == ("controller" if scheme.startswith("pat") else "default")
+            # The origin's and the CDN's domains, each answering its mirrors in order.
+            answers = doc["resolvers"][0]["domains"]
+            assert list(answers) == [pop[2 * a]["domain"], pop[2 * a + 1]["domain"]]
+            if scheme == "pat_one_path":
+                # No choice: the default's mirror of each domain, Wi-Fi only.
+                assert all(len(v["mirrors"]) == 1 for v in answers.values())
+                assert all(l["a"] != "phone:lte0" for l in doc["links"])
+            else:
+                assert [v["mirrors"] for v in answers.values()] == [pop[2 * a]["mirrors"], pop[2 * a + 1]["mirrors"]]

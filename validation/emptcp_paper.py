@@ -19,19 +19,22 @@ Sections, each a table in the report:
 
 Every parameter the paper leaves out is a constant below, stated in the doc.
 Writes results/emptcp/report.md. Runs take about a second each; --seeds N
-sets the seeds per configuration (default 3).
+sets the seeds per configuration (default 3). Finished runs are cached in
+results/emptcp/cache.jsonl (validation/cache.py: an interrupted run resumes,
+a rebuilt simulator runs again); --fresh starts over.
 
-Usage:  python validation/emptcp_paper.py [--seeds 3] [--jobs 2]
+Usage:  python validation/emptcp_paper.py [--seeds 3] [--jobs 2] [--fresh]
 """
 
 from __future__ import annotations
 
 import argparse
-import concurrent.futures as cf
 import math
 import statistics
 import sys
 from pathlib import Path
+
+from cache import RunCache
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -166,11 +169,13 @@ def run(sc: dict) -> dict:
     ts = pd.concat([single, multi])
     ts = ts.assign(host=[names[i].split("/")[0] for i in ts["flow_id"]])
     per_host = ts.groupby(["host", "time_s"])["goodput_bps"].sum().reset_index()
-    out = {"series": {h: g.set_index("time_s")["goodput_bps"].to_dict() for h, g in per_host.groupby("host")}}
+    series = {h: g.set_index("time_s")["goodput_bps"].to_dict() for h, g in per_host.groupby("host")}
     good = r.flow_ts.assign(host=[names[i].split("/")[0] for i in r.flow_ts["flow_id"]])
     good = good.groupby(["host", "time_s"])["goodput_bps"].sum().reset_index()
-    out["goodput"] = {h: five_second_mean(g.set_index("time_s")["goodput_bps"].to_dict()) for h, g in good.groupby("host")}
-    out["mean"] = {h: five_second_mean(s) for h, s in out["series"].items()}
+    out = {"goodput": {h: five_second_mean(g.set_index("time_s")["goodput_bps"].to_dict()) for h, g in good.groupby("host")}}
+    out["mean"] = {h: five_second_mean(s) for h, s in series.items()}
+    # As [time, goodput] pairs: JSON (the run cache) keeps no float keys.
+    out["series"] = {h: [[float(t), float(g)] for t, g in s.items()] for h, s in series.items()}
     log = r.frame("controller_log") if "controller_log" in r.tables else None
     xs = [] if log is None else [float(d.split()[2]) for d in log[log["action"] == "log"]["detail"]]
     out["x_mean"] = statistics.mean(xs[len(xs) // 2:]) if xs else None
@@ -189,18 +194,17 @@ def five_second_mean(series: dict) -> float:
     return statistics.mean(samples)
 
 
-def window_mean(series: dict, start: float, end: float) -> float:
-    v = [g for t, g in series.items() if start < t <= end + 1e-9]
+def window_mean(series: list[list[float]], start: float, end: float) -> float:
+    v = [g for t, g in series if start < t <= end + 1e-9]
     return sum(v) / len(v)
 
 
-def run_all(jobs: list[tuple], workers: int) -> dict:
-    results = {}
-    with cf.ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(run, sc): key for key, sc in jobs}
-        for f in cf.as_completed(futures):
-            results[futures[f]] = f.result()
-    return results
+def run_all(cache: RunCache, section: str, jobs: list[tuple]) -> dict:
+    """``jobs``: (key tuple, scenario); runs them through the run cache
+    (validation/cache.py, keyed by the scenario) and returns key -> result."""
+    names = {key: "/".join(map(str, (section,) + key)) for key, _ in jobs}
+    res = cache.map(run, {names[key]: (sc,) for key, sc in jobs})
+    return {key: res[names[key]] for key, _ in jobs}
 
 
 def mean_over(results: dict, key_prefix: tuple, seeds: list[int], host: str) -> float:
@@ -215,11 +219,11 @@ def fixed_point(n: int, k: int, c: float, bw_max: float) -> float:
     return (-b + math.sqrt(b * b - 4 * a * cc)) / (2 * a)
 
 
-def closed_form(seeds: list[int], workers: int) -> list[str]:
+def closed_form(seeds: list[int], cache: RunCache) -> list[str]:
     n, k = 2, 2
     configs = [(bw, loss, mptcp) for bw in (None, 2e6, 4e6) for loss in (0.01, 0.0) for mptcp in (False, True)]
     jobs = [((bw, loss, mptcp, s), wired(n, k, bw, loss, mptcp, s)) for bw, loss, mptcp in configs for s in seeds]
-    res = run_all(jobs, workers)
+    res = run_all(cache, "closed", jobs)
     lines = [
         f"Wired: N = {n} paths, K = {k} single-path Westwood+ flows, 10 Mb/s / 20 ms bottleneck, "
         f"100-packet queue; means over seeds {seeds}; C = the measured total goodput.",
@@ -245,7 +249,7 @@ def closed_form(seeds: list[int], workers: int) -> list[str]:
     return lines
 
 
-def tables_2_3(seeds: list[int], workers: int, ues: int, residual: float) -> tuple[list[str], list[dict]]:
+def tables_2_3(seeds: list[int], cache: RunCache, ues: int, residual: float) -> tuple[list[str], list[dict]]:
     dn = [round(0.1 * i, 1) for i in range(1, 11)]
     # UEs 2 km from the Node B (Table I), static; UE1's increment D_n^2.
     positions = [[2000, 0], [0, 2000], [-2000, 0]]
@@ -255,7 +259,7 @@ def tables_2_3(seeds: list[int], workers: int, ues: int, residual: float) -> tup
             u = [{"name": f"ue{i + 1}", "position": positions[i], "speed": 0.1, "paths": [["A1"]],
                   "increments": [d * d if i == 0 else 1.0]} for i in range(ues)]
             jobs.append(((d, s), umts("100kbps", u, s, 120.0, residual)))
-    res = run_all(jobs, workers)
+    res = run_all(cache, f"table/{ues}ues/residual{residual:g}", jobs)
     rows = []
     for d in dn:
         th = [mean_over(res, (d,), seeds, f"ue{i + 1}") for i in range(ues)]
@@ -263,7 +267,7 @@ def tables_2_3(seeds: list[int], workers: int, ues: int, residual: float) -> tup
     return rows, res
 
 
-def figs_12_17(seeds: list[int], workers: int, residual: float) -> dict:
+def figs_12_17(seeds: list[int], cache: RunCache, residual: float) -> dict:
     # Static UEs 2 km from A1 (Table IV), 0.1 m/s; UE1 at A1's centre, moving
     # +x at 20 m/s for 200 s (4 km) across the A1/A2 border at 125 s, B1/B2
     # at 140 s and C1/C2 at 155 s, or static at 2 km.
@@ -290,7 +294,7 @@ def figs_12_17(seeds: list[int], workers: int, residual: float) -> dict:
             ctl = None if c["bw"] is None else {"host": "ue1", "kind": "emptcp", "sample_interval": "0s",
                                                 "params": {"bw_max": c["bw"], "interval": INTERVAL}}
             jobs.append(((name, s), umts("230kbps", [ue1] + static_ues, s, 200.0, residual, ctl)))
-    res = run_all(jobs, workers)
+    res = run_all(cache, "figs", jobs)
     return {"cases": cases, "res": res}
 
 
@@ -298,22 +302,22 @@ def jain(xs: list[float]) -> float:
     return sum(xs) ** 2 / (len(xs) * sum(x * x for x in xs))
 
 
-def report(seeds: list[int], workers: int) -> str:
+def report(seeds: list[int], cache: RunCache) -> str:
     out = ["# eMPTCP reproduction (generated by validation/emptcp_paper.py)", ""]
-    out += ["## Closed form (wired, random loss)", ""] + closed_form(seeds, workers) + [""]
+    out += ["## Closed form (wired, random loss)", ""] + closed_form(seeds, cache) + [""]
     paper2 = [0.61384386, 0.6467224, 0.69879415, 0.73235464, 0.82162393, 0.96774261, 1.06313947, 1.11746308, 1.13332622, 1.14938081]
     paper3 = [(0.20877087, 0.20277012), (0.24963862, 0.22806143), (0.34196811, 0.30339432), (0.45935114, 0.40321189),
               (0.59241198, 0.5175024), (0.75206813, 0.63060902), (0.93846595, 0.76938588), (1.20738791, 0.90055946),
               (1.31722694, 0.99045725), (1.28741504, 1.087749)]
     for residual in (RESIDUAL_LOSS, 0.0):
-        rows, _ = tables_2_3(seeds, workers, 2, residual)
+        rows, _ = tables_2_3(seeds, cache, 2, residual)
         out += [f"## Table II (2 UEs, 0.1 Mb/s bottleneck, residual loss {residual:.0%})", "",
                 "| D_n | UE1 (kbit/s) | UE2 (kbit/s) | sum / 100 kbit/s | Th1:Th2 | paper Th1:Th2 |", "|---|---|---|---|---|---|"]
         for r, p in zip(rows, paper2):
             t1, t2 = r["th"]
             out.append(f"| {r['dn']:.1f} | {t1 / 1e3:.1f} | {t2 / 1e3:.1f} | {(t1 + t2) / 1e5:.0%} | {t1 / t2:.3f} | {p:.3f} |")
         out += [gate_line([r["th"][0] / r["th"][1] for r in rows], [sum(r["th"]) for r in rows], 1e5), ""]
-        rows, _ = tables_2_3(seeds, workers, 3, residual)
+        rows, _ = tables_2_3(seeds, cache, 3, residual)
         out += [f"## Table III (3 UEs, residual loss {residual:.0%})", "",
                 "| D_n | UE1 | UE2 | UE3 (kbit/s) | sum / 100 kbit/s | Th1:Th2 | Th1:Th3 | paper Th1:Th2 | paper Th1:Th3 |",
                 "|---|---|---|---|---|---|---|---|---|"]
@@ -322,8 +326,9 @@ def report(seeds: list[int], workers: int) -> str:
             out.append(f"| {r['dn']:.1f} | {t1 / 1e3:.1f} | {t2 / 1e3:.1f} | {t3 / 1e3:.1f} | {(t1 + t2 + t3) / 1e5:.0%} | "
                        f"{t1 / t2:.3f} | {t1 / t3:.3f} | {p2:.3f} | {p3:.3f} |")
         out += [gate_line([r["th"][0] / statistics.mean(r["th"][1:]) for r in rows], [sum(r["th"]) for r in rows], 1e5), ""]
-    figs = figs_12_17(seeds, workers, RESIDUAL_LOSS)
+    figs = figs_12_17(seeds, cache, RESIDUAL_LOSS)
     out += figures_section(figs, seeds)
+    out[2:2] = [cache.summary(), ""]
     return "\n".join(out) + "\n"
 
 
@@ -375,10 +380,11 @@ def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--seeds", type=int, default=3)
     ap.add_argument("--jobs", type=int, default=2)
+    ap.add_argument("--fresh", action="store_true", help="forget cached runs")
     args = ap.parse_args()
     seeds = list(range(1, args.seeds + 1))
-    text = report(seeds, args.jobs)
-    OUT.mkdir(parents=True, exist_ok=True)
+    cache = RunCache(OUT / "cache.jsonl", args.fresh, args.jobs)
+    text = report(seeds, cache)
     tmp = OUT / "report.md.tmp"
     tmp.write_text(text)
     tmp.replace(OUT / "report.md")

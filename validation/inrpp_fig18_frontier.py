@@ -18,8 +18,8 @@ every larger size tried drops nothing, beside the paper's 1 MB. It writes
 against the cache size, one line per Δ) in the output directory.
 
 Runs are one at a time (one core). Each finished run is a line of
-``OUT/cache.jsonl``; an interrupted sweep resumes where it stopped, and
-``--fresh`` starts over.
+``OUT/cache.jsonl`` (validation/cache.py: an interrupted sweep resumes where
+it stopped, a rebuilt simulator runs again); ``--fresh`` starts over.
 
 Usage:  python validation/inrpp_fig18_frontier.py [--spacings 1,2,...] [--caches 0.1,0.5,...]
         [--hold nonce|interface] [--out DIR] [--fresh]
@@ -33,7 +33,6 @@ takes about 10 minutes of CPU (one core; the report prints the total);
 from __future__ import annotations
 
 import argparse
-import json
 import math
 import sys
 import tempfile
@@ -43,6 +42,7 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
 sys.path.insert(0, str(HERE))
+from cache import RunCache  # noqa: E402
 from inrpp_sensitivity import FIG18, fig18_text  # noqa: E402
 
 import pathpool  # noqa: E402
@@ -89,25 +89,15 @@ def measure(spacing_s: float, cache_mb: float, hold: str, tmp: Path) -> dict:
     }
 
 
-def sweep(spacings: list[float], caches: list[float], hold: str, cache: Path) -> dict[str, dict]:
-    """Runs the grid points not yet in `cache` (one JSON object per line); returns all."""
+def sweep(spacings: list[float], caches: list[float], hold: str, cache: RunCache) -> dict[str, dict]:
+    """Runs the grid points not yet in ``cache`` (validation/cache.py, keyed by
+    the scenario's text), one at a time; returns key -> row."""
     done: dict[str, dict] = {}
-    if cache.exists():
-        for line in cache.read_text().splitlines():
-            if line.strip():
-                row = json.loads(line)
-                done[row["key"]] = row
-    todo = [(s, c) for s in spacings for c in caches if key(s, c, hold) not in done]
-    print(f"fig18: {len(todo)} runs to do ({len(spacings) * len(caches) - len(todo)} cached)", file=sys.stderr)
-    cache.parent.mkdir(parents=True, exist_ok=True)
-    with tempfile.TemporaryDirectory(prefix="pathpool-fig18-") as tmp, cache.open("a") as fh:
-        for i, (s, c) in enumerate(todo, 1):
-            row = measure(s, c, hold, Path(tmp))
-            fh.write(json.dumps(row) + "\n")
-            fh.flush()
-            done[row["key"]] = row
-            print(f"  [{i}/{len(todo)}] {row['key']}: {row['drops']} drops, AFCT {row['afct_s']}, "
-                  f"{row['cpu_s']} s CPU ({row['wall_s']} s wall)", file=sys.stderr)
+    with tempfile.TemporaryDirectory(prefix="pathpool-fig18-") as tmp:
+        for s in spacings:
+            for c in caches:
+                text = fig18_text(FIG18.read_text(), c, f"{s:g}s", hold)
+                done[key(s, c, hold)] = cache.get(key(s, c, hold), measure, s, c, hold, Path(tmp), params=text)
     return done
 
 
@@ -199,9 +189,7 @@ def main() -> None:
     args = ap.parse_args()
     spacings = args.spacings or list(DENSE_SPACINGS_S if args.dense else SPACINGS_S)
     caches = sorted(args.caches or list(DENSE_CACHES_MB if args.dense else CACHES_MB))
-    cache = args.out / "cache.jsonl"
-    if args.fresh and cache.exists():
-        cache.unlink()
+    cache = RunCache(args.out / "cache.jsonl", args.fresh)
     done = sweep(spacings, caches, args.hold, cache)
     table, frontier = report(done, spacings, caches, args.hold)
     match = [s for s, f in frontier.items() if f == PAPER_SMALLEST_MB]
@@ -219,6 +207,7 @@ def main() -> None:
         "Spacings with no drop-free size tried: " + (", ".join(f"{s:g} s" for s, f in frontier.items() if f is None) or "none"),
         f"({len(spacings) * len(caches)} runs, {sum(done[key(s, c, args.hold)]['cpu_s'] for s in spacings for c in caches) / 60:.1f} "
         "minutes of CPU time in all)",
+        cache.summary(),
     ])
     print(text)
     args.out.mkdir(parents=True, exist_ok=True)

@@ -18,29 +18,31 @@ the first address of its resolver's answer over Wi-Fi). Experiments:
   drawn so that the paper's Figs. 7-9 (Z, gamma, cellular edge mirrors) hold
   by construction: those are inputs. Results: the direct RTT reduction
   (Fig. 12) and the throughput gain, measured and by eq. 10 (Fig. 13);
+- ``fig14``: HTTP Archive's median page loaded from two of the population's
+  domains (an origin and a CDN) with PAT and as a browser does (6
+  connections per server), page load time (§VIII-B, Fig. 14);
 - ``overhead``: the phone's packets and bytes with and without PAT for the
   same downloads, against PAT's probe period and connection count (Fig. 15).
 
 Every parameter the paper leaves out is a constant below, stated in the doc.
-Every finished run is cached in results/pat/cache.jsonl (an interrupted run
-resumes; --fresh starts over). Writes results/pat/report.md and plots;
+Every finished run is cached in results/pat/cache.jsonl (validation/cache.py:
+an interrupted run resumes, a rebuilt simulator runs again; --fresh starts over). Writes results/pat/report.md and plots;
 --quick runs a fast subset (report-quick.md).
 
-Usage:  python validation/pat_paper.py [--quick] [--fresh] [--only fig10,fig11,population,overhead] [--jobs 2]
+Usage:  python validation/pat_paper.py [--quick] [--fresh] [--only fig10,fig11,population,fig14,overhead] [--jobs 2]
 """
 
 from __future__ import annotations
 
 import argparse
-import concurrent.futures as cf
-import hashlib
-import json
 import math
 import random
 import statistics
 import sys
 import time
 from pathlib import Path
+
+from cache import RunCache
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -92,6 +94,7 @@ PAT_PARAMS = {"resolvers": "local"}
 
 PAPER = {
     "fig11": "6-33 % less download time (§VIII-A); the abstract says up to 20 %, the conclusion 12-18 %",
+    "fig14": "page load time reduced \"consistently up-to 29 %\" (live air, e-commerce, weather and news apps)",
     "fig15": "+0.88 % packets over 2 minutes of one app (Naver)",
 }
 
@@ -202,39 +205,11 @@ def none_if_nan(x) -> float | None:
     return None if x is None or (isinstance(x, float) and math.isnan(x)) else float(x)
 
 
-# ---- the run cache ------------------------------------------------------------------------------
+# ---- running ------------------------------------------------------------------------------------
 
-class Cache:
-    """Finished runs, one JSON object per line, keyed by a name and a digest of
-    the scenario (a changed setting runs again; a changed simulator does not:
-    use --fresh); runs not yet cached are run ``jobs`` at a time."""
-
-    def __init__(self, path: Path, fresh: bool, jobs: int):
-        self.path, self.jobs, self.ran, self.done = path, jobs, 0, {}
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if fresh and path.exists():
-            path.unlink()
-        if path.exists():
-            for line in path.read_text().splitlines():
-                if line.strip():
-                    rec = json.loads(line)
-                    self.done[rec["key"]] = rec["value"]
-
-    def run(self, jobs: dict[str, dict], how=None) -> dict[str, dict]:
-        """``jobs``: name -> scenario, measured by ``how`` (default: ``measure``). Returns name -> measurement."""
-        keyed = {name: f"{name}#{hashlib.sha1(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:12]}" for name, doc in jobs.items()}
-        todo = {name: doc for name, doc in jobs.items() if keyed[name] not in self.done}
-        if todo:
-            with cf.ProcessPoolExecutor(max_workers=self.jobs) as pool:
-                futures = {pool.submit(how or measure, doc): name for name, doc in todo.items()}
-                for f in cf.as_completed(futures):
-                    name, v = futures[f], f.result()
-                    self.done[keyed[name]] = v
-                    self.ran += 1
-                    print(f"  ran {name}: {v['wall_s']:.1f} s wall", file=sys.stderr, flush=True)
-                    with self.path.open("a") as fh:
-                        fh.write(json.dumps({"key": keyed[name], "value": v}) + "\n")
-        return {name: self.done[keyed[name]] for name in jobs}
+def run_all(cache: RunCache, jobs: dict[str, dict], how=measure) -> dict[str, dict]:
+    """``jobs``: name -> scenario, measured by ``how``, through the run cache (validation/cache.py)."""
+    return cache.map(how, {name: (doc,) for name, doc in jobs.items()})
 
 
 # ---- report helpers -----------------------------------------------------------------------------
@@ -266,7 +241,7 @@ def fig11_key(scheme: str, size: int, seed: int, variant: str | None = None) -> 
     return f"fig11/{scheme}/{size}MB/seed{seed}" + (f"/{variant}" if variant else "")
 
 
-def run_fig11(cache: Cache, quick: bool) -> dict:
+def run_fig11(cache: RunCache, quick: bool) -> dict:
     schemes = ("pat", "default", "mptcp")
     jobs = {fig11_key(sch, s, sd): fig11_scenario(s, sch, sd) for s, sd in fig11_keys(quick) for sch in schemes}
     if not quick:
@@ -276,7 +251,7 @@ def run_fig11(cache: Cache, quick: bool) -> dict:
                     # Hysteresis changes PAT only; NewReno changes every scheme.
                     for sch in (("pat",) if tcp is TCP else schemes):
                         jobs[fig11_key(sch, s, sd, v)] = fig11_scenario(s, sch, sd, pat, tcp)
-    return cache.run(jobs)
+    return run_all(cache, jobs)
 
 
 def fig11_times(res: dict, size: int, seeds: list[int], variant: str | None = None) -> dict[str, list[float]]:
@@ -400,23 +375,29 @@ def population(domains: int, trials: int, seed: int = 1) -> list[dict]:
     return out
 
 
-def population_scenario(d: dict, trial: int, scheme: str) -> dict:
-    """One trial of one domain: the phone's Wi-Fi and LTE, each mirror linked
-    to the AP and to the eNB with the delay that gives the trial's RTTs."""
-    t = d["trials"][trial]
+def population_network(domains: list[dict], trial: int) -> dict:
+    """The phone's Wi-Fi and LTE (the first domain's rates in ``trial``), and
+    each domain's mirrors linked to the AP and to the eNB with the delays
+    that give that trial's RTTs; a resolver answering every domain."""
+    rates = domains[0]["trials"][trial]
     nodes = [{"name": "phone"}, {"name": "ap", "kind": "router"}, {"name": "enb", "kind": "router"}, {"name": "dns"}]
-    nodes += [{"name": m} for m in d["mirrors"]]
+    nodes += [{"name": m} for d in domains for m in d["mirrors"]]
     links = []
-    for iface, gw, air, rate in (("wlan0", "ap", POP_WIFI_AIR, t["wifi_mbps"]), ("lte0", "enb", POP_LTE_AIR, t["lte_mbps"])):
+    for iface, gw, air, rate in (("wlan0", "ap", POP_WIFI_AIR, rates["wifi_mbps"]), ("lte0", "enb", POP_LTE_AIR, rates["lte_mbps"])):
         links.append({"name": iface, "a": f"phone:{iface}", "b": gw, "rate": f"{rate:.1f}Mbps", "delay": f"{air:g}ms",
                       "queue_bytes": int(max(rate * 1e6 / 8 * 0.05, 150_000))})
         links.append({"name": f"dns-{gw}", "a": "dns", "b": gw, "rate": "1Gbps", "delay": "5ms"})
-        for m in d["mirrors"]:
-            one_way = t["rtt"][f"{m}/{iface}"] / 2 - air
-            links.append({"name": f"{m}-{gw}", "a": m, "b": gw, "rate": "1Gbps", "delay": f"{one_way:.3f}ms", "queue": 2000})
-    resolver = {"name": "local", "node": "dns", "domains": {d["domain"]: {"mirrors": d["mirrors"], "ttl": DNS_TTL}}}
-    doc = {"sim": {"duration": "30s", "seed": 1, "sample_interval": "1s"}, "nodes": nodes, "links": links, "resolvers": [resolver]}
-    return with_download(doc, POP_SIZE_MB, scheme, None, d["domain"], d["mirrors"], mptcp_mirror=d["mirrors"][0])
+        for d in domains:
+            for m in d["mirrors"]:
+                one_way = d["trials"][trial]["rtt"][f"{m}/{iface}"] / 2 - air
+                links.append({"name": f"{m}-{gw}", "a": m, "b": gw, "rate": "1Gbps", "delay": f"{one_way:.3f}ms", "queue": 2000})
+    resolver = {"name": "local", "node": "dns", "domains": {d["domain"]: {"mirrors": d["mirrors"], "ttl": DNS_TTL} for d in domains}}
+    return {"sim": {"duration": "30s", "seed": 1, "sample_interval": "1s"}, "nodes": nodes, "links": links, "resolvers": [resolver]}
+
+
+def population_scenario(d: dict, trial: int, scheme: str) -> dict:
+    """One trial of one domain: a download from its mirrors."""
+    return with_download(population_network([d], trial), POP_SIZE_MB, scheme, None, d["domain"], d["mirrors"], mptcp_mirror=d["mirrors"][0])
 
 
 def pop_keys(quick: bool) -> tuple[list[dict], list[tuple[int, int]]]:
@@ -425,10 +406,10 @@ def pop_keys(quick: bool) -> tuple[list[dict], list[tuple[int, int]]]:
     return pop, [(i, j) for i in range(domains) for j in range(trials)]
 
 
-def run_population(cache: Cache, quick: bool) -> dict:
+def run_population(cache: RunCache, quick: bool) -> dict:
     pop, keys = pop_keys(quick)
     jobs = {f"pop/{scheme}/{i}/{j}": population_scenario(pop[i], j, scheme) for i, j in keys for scheme in ("pat", "default")}
-    res = cache.run(jobs)
+    res = run_all(cache, jobs)
     return {"pop": pop, "keys": keys, "res": {(s, i, j): res[f"pop/{s}/{i}/{j}"] for i, j in keys for s in ("pat", "default")}}
 
 
@@ -515,6 +496,183 @@ def population_report(p: dict) -> tuple[list[str], dict]:
     return out, s
 
 
+# ---- Fig. 14: page load time ------------------------------------------------------------------
+
+# The paper's live-air Fig. 14 (§VIII-B): the page loading time of "popular
+# e-commerce, weather, and news applications" on a phone with Wi-Fi and LTE,
+# with and without PAT, "reduced consistently up-to 29 %". It names neither
+# the pages nor the networks. Here:
+# - the networks are the population's (Figs. 7-9 as inputs, above): an app is
+#   two of its domains, the page's origin and its CDN (FIG14_APPS pairs, the
+#   paper's three apps), each page load one trial of both (their mirrors'
+#   RTTs over Wi-Fi and LTE in that trial, the origin's rates);
+# - the page is HTTP Archive's median page of the paper's time (Web Almanac
+#   2019, ch. 18 Page Weight: "around 1900 KB in size and contains 74
+#   requests"); its split by type and its dependency graph are ours: the
+#   document (HTML) reveals the style sheets and scripts, the first style
+#   sheet the fonts, the first script the images (WProf's dependencies, as
+#   docs/apps.md models them); the document and style sheets on the origin,
+#   the rest on the CDN;
+# - without PAT, the phone is a browser (the simulator's default page policy):
+#   the first address of the Wi-Fi answer, at most 6 persistent connections
+#   per server (Chromium's and Firefox's limit), one request per connection
+#   at a time; with PAT, its defaults (docs/pat.md#pages).
+# (kind, count, bytes each, domain, the object that reveals them)
+PAGE_OBJECTS = (
+    ("html", 1, 30_000, "origin", None),
+    ("css", 6, 10_000, "origin", "html0"),
+    ("js", 19, 20_000, "cdn", "html0"),
+    ("font", 3, 35_000, "cdn", "css0"),
+    ("img", 45, 29_000, "cdn", "js0"),
+)
+CONNECTIONS_PER_SERVER = 6
+# The schemes and their connections per server. Beside PAT and the default:
+# - ``unlimited``, a second baseline: the default policy with no connection
+#   limit (every object requested as soon as it is revealed, each on its own
+#   connection), which has the concurrency of PAT's pipelined requests
+#   (docs/pat.md#pages: PAT queues a page's objects on its best connection)
+#   or of HTTP/2's streams, without PAT's choice of path;
+# - ``pat_one_path``, PAT with no choice to make: each domain answers only the
+#   default's mirror and the phone has only Wi-Fi, so PAT's page runs on the
+#   default's paths; against the default it measures what PAT's handling of
+#   a page's requests gains, against PAT what its choice of path gains.
+FIG14_SCHEMES = {"pat": CONNECTIONS_PER_SERVER, "default": CONNECTIONS_PER_SERVER, "unlimited": sum(c for _, c, *_ in PAGE_OBJECTS),
+                 "pat_one_path": CONNECTIONS_PER_SERVER}
+FIG14_APPS, FIG14_TRIALS = 3, 50
+FIG14_QUICK = (3, 3)
+
+
+def page_objects(domains: dict[str, dict]) -> tuple[list[dict], list[dict]]:
+    """The page's contents (each on its domain's mirrors) and its objects."""
+    contents, objects = [], []
+    for kind, count, size, where, after in PAGE_OBJECTS:
+        d = domains[where]
+        for k in range(count):
+            contents.append({"name": f"{kind}{k}", "bytes": size, "mirrors": d["mirrors"], "domain": d["domain"]})
+            objects.append({"content": f"{kind}{k}"} | ({"after": after} if after else {}))
+    return contents, objects
+
+
+def page_scenario(pop: list[dict], app: int, trial: int, scheme: str) -> dict:
+    """App ``app``'s page loaded once (``trial``), by ``scheme`` (``FIG14_SCHEMES``)."""
+    domains = {"origin": pop[2 * app], "cdn": pop[2 * app + 1]}
+    if scheme == "pat_one_path":
+        domains = {k: d | {"mirrors": d["mirrors"][:1]} for k, d in domains.items()}
+    doc = population_network(list(domains.values()), trial)
+    if scheme == "pat_one_path":
+        doc["links"] = [l for l in doc["links"] if l["a"] != "phone:lte0"]
+    doc["contents"], objects = page_objects(domains)
+    doc["pages"] = [{"name": "page", "client": "phone", "objects": objects, "prefer": "wlan0", "tcp": TCP,
+                     "connections_per_server": FIG14_SCHEMES[scheme], "policy": "controller" if scheme.startswith("pat") else "default"}]
+    if scheme.startswith("pat"):
+        doc["controllers"] = [{"host": "phone", "kind": "pat", "sample_interval": "0s", "params": dict(PAT_PARAMS)}]
+    return doc
+
+
+def measure_page(doc: dict) -> dict:
+    """The page load time, its connections, where its bytes came from, and
+    the objects' times from ready to request and to last byte."""
+    import pathpool
+    t0 = time.monotonic()
+    r = pathpool.run(doc)
+    page = r.frame("pages").iloc[0]
+    objs = r.frame("page_objects")
+    mix: dict[str, int] = {}
+    for m, i, b in zip(objs["mirror"], objs["interface"], objs["bytes"]):
+        mix[f"{m}/{i}"] = mix.get(f"{m}/{i}", 0) + int(b)
+    # Pipelining: the most requests under way at once on one connection
+    # (a request is under way from its sending to its object's last byte).
+    spans = list(zip(objs["flow_id"], objs["sent_s"], objs["done_s"]))
+    depth = max(sum(g == f and s <= t < d for g, s, d in spans) for f, t, _ in spans)
+    ifs = r.frame("interfaces")
+    phone = ifs[ifs["node"] == "phone"]
+    return {"wall_s": time.monotonic() - t0, "load_s": none_if_nan(page["load_s"]), "connections": int(page["connections"]),
+            "packets": int(phone["packets_sent"].sum() + phone["packets_received"].sum()),
+            "error": page["error"] or "", "mix": mix, "depth": int(depth),
+            "wait_s": float((objs["sent_s"] - objs["ready_s"]).mean()), "object_s": float((objs["done_s"] - objs["sent_s"]).mean())}
+
+
+def default_is_best(d: dict, trial: int) -> bool:
+    """Whether the default's path (the first mirror over Wi-Fi) is the trial's best."""
+    return d["trials"][trial]["best"] == f"{d['mirrors'][0]}/wlan0"
+
+
+def fig14_keys(quick: bool) -> tuple[list[dict], list[tuple[int, int]]]:
+    apps, trials = FIG14_QUICK if quick else (FIG14_APPS, FIG14_TRIALS)
+    return population(POP_DOMAINS, POP_TRIALS), [(a, j) for a in range(apps) for j in range(trials)]
+
+
+def run_fig14(cache: RunCache, quick: bool) -> dict:
+    pop, keys = fig14_keys(quick)
+    jobs = {f"fig14/{sch}/app{a}/{j}": page_scenario(pop, a, j, sch) for a, j in keys for sch in FIG14_SCHEMES}
+    res = run_all(cache, jobs, measure_page)
+    return {"pop": pop, "keys": keys, "res": {(sch, a, j): res[f"fig14/{sch}/app{a}/{j}"] for a, j in keys for sch in FIG14_SCHEMES}}
+
+
+FIG14_BASELINES = {"default": f"default ({CONNECTIONS_PER_SERVER} per server)", "unlimited": "default, no connection limit"}
+
+
+def fig14_report(f: dict) -> tuple[list[str], dict]:
+    pop, keys, res = f["pop"], f["keys"], f["res"]
+    apps = sorted({a for a, _ in keys})
+    ok = [(a, j) for a, j in keys if all(res[(sch, a, j)]["load_s"] for sch in FIG14_SCHEMES)]
+    errors = [f"app {a + 1} load {j}: " + ", ".join(f"{sch} '{res[(sch, a, j)]['error']}'" for sch in FIG14_SCHEMES) for a, j in keys if (a, j) not in ok]
+    mean = lambda xs, fmt="{:.3f}", scale=1: fmt.format(scale * statistics.mean(xs))
+    # Where the default's servers over Wi-Fi are the trial's best paths for both domains, PAT's choice of path can gain nothing.
+    best = {(a, j): default_is_best(pop[2 * a], j) and default_is_best(pop[2 * a + 1], j) for a, j in ok}
+    rows, s = [], {}
+    for base, label in FIG14_BASELINES.items():
+        cut = {(a, j): 1 - res[("pat", a, j)]["load_s"] / res[(base, a, j)]["load_s"] for a, j in ok}
+        for a in apps:
+            loads = [(aa, j) for aa, j in ok if aa == a]
+            c = [cut[k] for k in loads]
+            b, x = [res[(base, *k)] for k in loads], [res[("pat", *k)] for k in loads]
+            rows.append([f"app {a + 1} ({pop[2 * a]['domain']} + {pop[2 * a + 1]['domain']})", label, len(loads), mean(y["load_s"] for y in b),
+                         mean(y["load_s"] for y in x), f"{100 * statistics.mean(c):+.1f} % ({100 * min(c):+.0f} to {100 * max(c):+.0f})",
+                         f"{sum(v > 0.005 for v in c)} / {sum(v < -0.005 for v in c)}", mean((y["connections"] for y in b), "{:.1f}"),
+                         mean((y["wait_s"] for y in b), "{:.0f}", 1e3), mean((y["object_s"] for y in b), "{:.0f}", 1e3)])
+        by_app = [statistics.mean(cut[k] for k in ok if k[0] == a) for a in apps]
+        s[base] = {"mean": statistics.mean(cut.values()), "best_app": max(by_app), "max": max(cut.values()),
+                   "faster": statistics.mean(v > 0.005 for v in cut.values()),
+                   "both_best": [cut[k] for k in ok if best[k]], "elsewhere": [cut[k] for k in ok if not best[k]], "cut": list(cut.values())}
+    x = [res[("pat", *k)] for k in ok]
+    lte = statistics.mean(sum(b for p, b in y["mix"].items() if p.endswith("/lte0")) / sum(y["mix"].values()) for y in x)
+    n_obj = sum(c for _, c, *_ in PAGE_OBJECTS)
+    n_bytes = sum(c * b for _, c, b, *_ in PAGE_OBJECTS)
+    out = [f"A page of {n_obj} objects, {n_bytes / 1e3:.0f} kB (HTTP Archive's median page, Web Almanac 2019), from an origin and a CDN domain of "
+           f"the population; {len(keys) // len(apps)} loads per app, each a trial of the population (its RTTs and rates), every scheme from the same "
+           "empty DNS cache. Page load time (PLT): from the start to the last object's last byte (`pages.load_s`). PLT reduction: 1 − PAT / "
+           "baseline per load, mean (lowest to highest). The baselines: the default policy as a browser (the first Wi-Fi answer, "
+           f"{CONNECTIONS_PER_SERVER} connections per server, the paper's \"without PAT\"), and the same with no connection limit.", ""]
+    out += md_table(["app (origin + CDN)", "baseline", "loads", "baseline PLT (s)", "PAT PLT (s)", "PLT reduction", "loads PAT faster / slower",
+                     "baseline connections", "baseline object wait for a connection (ms)", "baseline object request to last byte (ms)"], rows)
+    out += ["", f"PAT (all loads): {mean((y['connections'] for y in x), '{:.1f}')} connections, objects wait {mean((y['wait_s'] for y in x), '{:.0f}', 1e3)} ms "
+            f"for a connection and take {mean((y['object_s'] for y in x), '{:.0f}', 1e3)} ms from request to last byte; at most "
+            f"{mean((y['depth'] for y in x), '{:.1f}')} requests under way at once on one connection (mean over loads; pipelined); {100 * lte:.0f} % of "
+            f"the bytes over LTE; the phone's packets (both interfaces, sent + received, DNS included; Fig. 15's measure) "
+            f"{pct(statistics.mean(res[('pat', *k)]['packets'] / res[('default', *k)]['packets'] - 1 for k in ok))} against the default. "
+            f"Loads where both default servers are the best paths: {sum(best.values())} of {len(ok)}.", ""]
+    for base, label in FIG14_BASELINES.items():
+        v = s[base]
+        out += [f"Against the {label}: PLT reduction mean {pct(v['mean'])}, the best app's mean {pct(v['best_app'])}, the largest in one load "
+                f"{pct(v['max'])}, PAT faster in {100 * v['faster']:.0f} % of loads; where both default servers are the best paths "
+                f"{pct(statistics.mean(v['both_best'])) if v['both_best'] else '–'}, elsewhere {pct(statistics.mean(v['elsewhere']))}.", ""]
+    # Where PAT's gain comes from: its handling of the page's requests on the default's paths, then its choice of paths.
+    one = {k: res[("pat_one_path", *k)]["load_s"] for k in ok}
+    handling = [1 - one[k] / res[("default", *k)]["load_s"] for k in ok]
+    choice = [1 - res[("pat", *k)]["load_s"] / one[k] for k in ok]
+    s["handling"], s["choice"] = statistics.mean(handling), statistics.mean(choice)
+    s["choice_best_app"] = max(statistics.mean(c for k, c in zip(ok, choice) if k[0] == a) for a in apps)
+    s["cdf"] = {"PAT vs default": s["default"]["cut"], "PAT vs no connection limit": s["unlimited"]["cut"],
+                "PAT on the default's paths vs default (request handling)": handling, "PAT vs PAT on the default's paths (path choice)": choice}
+    out += [f"Where the gain comes from: PAT confined to the default's paths (each domain's first mirror, Wi-Fi only) against the default: "
+            f"{pct(s['handling'])} (lowest to highest {pct(min(handling))} to {pct(max(handling))}; at most "
+            f"{mean((res[('pat_one_path', *k)]['depth'] for k in ok), '{:.1f}')} requests under way on one connection); PAT against PAT so "
+            f"confined: {pct(s['choice'])} ({pct(min(choice))} to {pct(max(choice))}; the best app's mean {pct(s['choice_best_app'])}).", ""]
+    out += [f"Paper: {PAPER['fig14']}.", ""]
+    return out + errors + ([""] if errors else []), s
+
+
 # ---- Fig. 15: overhead --------------------------------------------------------------------------
 
 OVERHEAD_SIZE_MB = 128
@@ -529,13 +687,13 @@ def overhead_grid(quick: bool) -> list[tuple[str, int, int]]:
     return [(p, c, sd) for p in periods for c in conns for sd in seeds]
 
 
-def run_overhead(cache: Cache, quick: bool) -> dict:
+def run_overhead(cache: RunCache, quick: bool) -> dict:
     grid = overhead_grid(quick)
     seeds = sorted({g[2] for g in grid})
     jobs = {fig11_key("default", OVERHEAD_SIZE_MB, sd): fig11_scenario(OVERHEAD_SIZE_MB, "default", sd) for sd in seeds}
     jobs.update({f"overhead/{p}/{c}/{OVERHEAD_SIZE_MB}MB/seed{sd}": fig11_scenario(OVERHEAD_SIZE_MB, "pat", sd, {"period": p, "max_connections": c})
                  for p, c, sd in grid})
-    res = cache.run(jobs)
+    res = run_all(cache, jobs)
     return {"grid": grid, "res": res}
 
 
@@ -703,7 +861,7 @@ def walk_summary(walks: dict[str, dict]) -> list[str]:
 
 # ---- plots --------------------------------------------------------------------------------------
 
-def plots(walk: dict | None, fig11: dict | None, pop: dict | None, overhead: dict | None, quick: bool) -> list[str]:
+def plots(walk: dict | None, fig11: dict | None, pop: dict | None, pages: dict | None, overhead: dict | None, quick: bool) -> list[str]:
     import matplotlib
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
@@ -760,6 +918,16 @@ def plots(walk: dict | None, fig11: dict | None, pop: dict | None, overhead: dic
         b.set_ylabel("τ measured (default time / PAT time)")
         b.legend(fontsize=8)
         save(fig, "fig12_13")
+    if pages:
+        fig, ax = plt.subplots(figsize=(7, 3.8))
+        for label, cuts in pages["cdf"].items():
+            xs = sorted(100 * c for c in cuts)
+            ax.plot(xs, [(i + 1) / len(xs) for i in range(len(xs))], label=label)
+        ax.axvline(29, color="k", ls="--", lw=1, label="paper: up to 29 %")
+        ax.set_xlabel("page load time reduction per load (%)")
+        ax.set_ylabel("CDF of page loads")
+        ax.legend(fontsize=7)
+        save(fig, "fig14")
     if overhead:
         fig, ax = plt.subplots(figsize=(6, 3.6))
         periods = list(dict.fromkeys(p for p, _ in overhead))
@@ -780,18 +948,18 @@ def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--quick", action="store_true", help="a fast subset (about a minute): report-quick.md")
     ap.add_argument("--fresh", action="store_true", help="forget cached runs")
-    ap.add_argument("--only", default="fig10,fig11,population,overhead", help="comma-separated experiments")
+    ap.add_argument("--only", default="fig10,fig11,population,fig14,overhead", help="comma-separated experiments")
     ap.add_argument("--jobs", type=int, default=2, help="runs at once")
     args = ap.parse_args(argv)
-    cache = Cache(OUT / "cache.jsonl", args.fresh, args.jobs)
+    cache = RunCache(OUT / "cache.jsonl", args.fresh, args.jobs)
     want = set(args.only.split(","))
     t0 = time.monotonic()
     parts = ["# PAT: pathpool beside the paper (generated by `make pat`)", ""]
     body: list[str] = []
-    fig11 = pop = overhead = walk = None
+    fig11 = pop = pages = overhead = walk = None
     if "fig10" in want:
         seeds = WALK_SEEDS[:1] if args.quick else WALK_SEEDS
-        walks = cache.run({f"fig10/walk/seed{sd}": walk_scenario(sd) for sd in seeds}, measure_walk)
+        walks = run_all(cache, {f"fig10/walk/seed{sd}": walk_scenario(sd) for sd in seeds}, measure_walk)
         walk = walks[f"fig10/walk/seed{seeds[0]}"]
         text, _ = walk_report(walk)
         body += ["## Fig. 10: the walk from A to B", "", f"Seed {seeds[0]}:", ""] + text + walk_summary(walks)
@@ -801,11 +969,14 @@ def main(argv: list[str] | None = None) -> None:
     if "population" in want:
         text, pop = population_report(run_population(cache, args.quick))
         body += ["## Figs. 12–13: a synthetic population of domains", ""] + text
+    if "fig14" in want:
+        text, pages = fig14_report(run_fig14(cache, args.quick))
+        body += ["## Fig. 14: page load time", ""] + text
     if "overhead" in want:
         text, overhead = overhead_report(run_overhead(cache, args.quick))
         body += ["## Fig. 15: overhead against probe period and connections", ""] + text
-    body += ["Plots: " + ", ".join(plots(walk, fig11, pop, overhead, args.quick)), ""]
-    parts += [f"{'Quick subset. ' if args.quick else ''}Runs this time: {cache.ran} ({time.monotonic() - t0:.0f} s wall); cached: {len(cache.done)}.", ""]
+    body += ["Plots: " + ", ".join(plots(walk, fig11, pop, pages, overhead, args.quick)), ""]
+    parts += [f"{'Quick subset. ' if args.quick else ''}{cache.summary()} Wall time {time.monotonic() - t0:.0f} s.", ""]
     report = "\n".join(parts + body)
     (OUT / ("report-quick.md" if args.quick else "report.md")).write_text(report)
     print(report)

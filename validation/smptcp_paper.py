@@ -23,8 +23,8 @@ RTT, at least 100 packets). Schemes, all with the server as data sender:
 Experiments: ``agg`` (Figs. 4-5, aggregation percentage, eq. 1), ``video``
 (Figs. 8-9, one hour of 1080p60 at 8 Mb/s), ``power`` (Figs. 6-7, 12 h screen
 off and 12 h of continuous use with the LTE power model). Every finished run
-is cached in results/smptcp/cache.jsonl (an interrupted run resumes; --fresh
-starts over). Writes results/smptcp/report.md and plots; --quick runs a fast
+is cached in results/smptcp/cache.jsonl (validation/cache.py: an interrupted
+run resumes, a rebuilt simulator runs again; --fresh starts over). Writes results/smptcp/report.md and plots; --quick runs a fast
 subset (report-quick.md).
 
 A full run also copies the report's tables into docs/reproductions/smptcp.md
@@ -37,11 +37,12 @@ from __future__ import annotations
 
 import argparse
 import copy
-import json
 import math
 import sys
 import time
 from pathlib import Path
+
+from cache import RunCache
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent
@@ -444,37 +445,6 @@ def measure_power(workload: str, scheme: str, hours: int) -> dict:
             "delivered": int(fl["bytes_delivered"].sum()), "apps": cats}
 
 
-# ---- the run cache ----------------------------------------------------------------------------
-
-class Cache:
-    """Finished runs, one JSON object per line, keyed by a string."""
-
-    def __init__(self, path: Path, fresh: bool = False):
-        self.path = path
-        self.done: dict[str, dict] = {}
-        path.parent.mkdir(parents=True, exist_ok=True)
-        if fresh and path.exists():
-            path.unlink()
-        if path.exists():
-            for line in path.read_text().splitlines():
-                if line.strip():
-                    r = json.loads(line)
-                    self.done[r["key"]] = r["value"]
-        self.ran = 0
-
-    def get(self, key: str, fn, *args):
-        if key in self.done:
-            return self.done[key]
-        print(f"  run {key} ...", end="", file=sys.stderr, flush=True)
-        v = fn(*args)
-        self.ran += 1
-        print(f" {v.get('wall_s', 0):.1f} s wall", file=sys.stderr, flush=True)
-        self.done[key] = v
-        with self.path.open("a") as fh:
-            fh.write(json.dumps({"key": key, "value": v}) + "\n")
-        return v
-
-
 def smptcp_status(doc: dict) -> str | None:
     """None if the S-MPTCP scenario validates, else why not. A refusal that
     names neither the controller kind nor the new device hint is a bug of
@@ -515,7 +485,7 @@ def mbps(x: float) -> str:
 
 # ---- the experiments --------------------------------------------------------------------------
 
-def run_agg(cache: Cache, quick: bool) -> dict:
+def run_agg(cache: RunCache, quick: bool) -> dict:
     combos = agg_combos()
     if quick:
         combos = [c for c in combos if (c["fig"], c["wifi"], c["cell_rate"]) in {("fig4", 54, 70), ("fig5", 1300, 900)}] + [c for c in combos if c["fig"] == "gap"][:1]
@@ -562,7 +532,7 @@ def bisect_share(run, grid, target: float, refine: int, rising: bool) -> tuple[f
     return best[0], sorted(trace)
 
 
-def search_wifi_rate(cache: Cache, fig: str, target: float, video_s: float, grid, refine: int) -> tuple[float, list]:
+def search_wifi_rate(cache: RunCache, fig: str, target: float, video_s: float, grid, refine: int) -> tuple[float, list]:
     """The first calibration (kept as a sensitivity row): the Wi-Fi rate beside
     VIDEO_CELL's cellular rate at which legacy's Wi-Fi share is ``target``.
     Legacy's share is not monotone in the rate (OLIA's windows after the first
@@ -574,7 +544,7 @@ def search_wifi_rate(cache: Cache, fig: str, target: float, video_s: float, grid
     return bisect_share(run, grid, target, refine, rising=True)
 
 
-def search_cell_rate(cache: Cache, fig: str, wifi: float, target: float, video_s: float, grid, refine: int) -> tuple[float, list]:
+def search_cell_rate(cache: RunCache, fig: str, wifi: float, target: float, video_s: float, grid, refine: int) -> tuple[float, list]:
     """The cellular rate beside Wi-Fi at ``wifi`` at which legacy's Wi-Fi share
     of the payload is ``target``: a scan over ``grid`` (legacy's Wi-Fi share
     falls as the cellular rate rises, not necessarily monotonically), then
@@ -584,7 +554,7 @@ def search_cell_rate(cache: Cache, fig: str, wifi: float, target: float, video_s
     return bisect_share(run, grid, target, refine, rising=False)
 
 
-def run_video(cache: Cache, quick: bool) -> dict:
+def run_video(cache: RunCache, quick: bool) -> dict:
     """The calibrated rows (Wi-Fi from S-MPTCP's bytes, cellular searched for
     legacy's), and, on a full run, the first calibration (Wi-Fi searched beside
     LTE 70) as a sensitivity row."""
@@ -628,7 +598,7 @@ def run_video(cache: Cache, quick: bool) -> dict:
     return out
 
 
-def run_power(cache: Cache, quick: bool) -> dict:
+def run_power(cache: RunCache, quick: bool) -> dict:
     out = {}
     for workload in ("screen_off", "continuous"):
         hours = 1 if quick else 12
@@ -702,7 +672,7 @@ def lab_refusals() -> list[tuple[str, str]]:
     return out
 
 
-def run_lab(cache: Cache, video: dict) -> dict:
+def run_lab(cache: RunCache, video: dict) -> dict:
     """Simulator first (fast), then the lab runs, one at a time (real time)."""
     good = video["fig8/good"]
     w, x = good["rate"], good["cell_rate"]
@@ -1102,7 +1072,7 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--lab", action="store_true", help="also run the video and download comparison on the kernel lab (root; about 25 minutes of real time)")
     args = ap.parse_args(argv)
     OUT.mkdir(parents=True, exist_ok=True)
-    cache = Cache(OUT / "cache.jsonl", args.fresh)
+    cache = RunCache(OUT / "cache.jsonl", args.fresh)
     want = set(args.only.split(","))
     t0 = time.monotonic()
     agg = run_agg(cache, args.quick) if "agg" in want else None
@@ -1112,7 +1082,7 @@ def main(argv: list[str] | None = None) -> None:
     if args.lab and not args.quick:
         lab = run_lab(cache, video if video else run_video(cache, False))
     parts = ["# S-MPTCP: pathpool beside the paper (generated by `make smptcp`)", ""]
-    parts += [f"{'Quick subset. ' if args.quick else ''}Runs this time: {cache.ran} ({time.monotonic() - t0:.0f} s wall); cached: {len(cache.done)}.", ""]
+    parts += [f"{'Quick subset. ' if args.quick else ''}{cache.summary()} Wall time {time.monotonic() - t0:.0f} s.", ""]
     if agg:
         p, summ = agg_report(agg)
         parts += ["## Figs. 4-5: aggregation percentage (eq. 1)", "",
@@ -1156,7 +1126,7 @@ def render_doc(report: str) -> None:
     if BEGIN not in text or END not in text:
         return
     # Without the title and the line about this invocation's runs (which would churn the doc).
-    body = "\n".join(l for l in report.split("\n")[2:] if not l.startswith(("Runs this time", "Quick subset")))
+    body = "\n".join(l for l in report.split("\n")[2:] if not l.startswith(("Simulator build", "Quick subset")))
     body = body.replace("## ", "### ")  # sections sit under the doc's own heading
     head, rest = text.split(BEGIN, 1)
     _, tail = rest.split(END, 1)
