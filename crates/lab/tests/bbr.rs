@@ -44,7 +44,8 @@ fn a_bbr_flow_s_estimate_is_its_path_rate_on_both_planes() {
         .replace("transport = \"mptcp\"\ntcp = { cc = \"cubic\" }", "tcp = { cc = \"bbr\" }")
         .replace("mptcp = { scheduler = \"minrtt\", coupling = \"uncoupled\", path_manager = \"fullmesh\" }\n", "");
     let (sim, lab) = both(&toml);
-    let (s, l) = (mean_over(&sim, "flow_ts", "flow_id", 0, "bw_estimate_bps", 3.0, 10.0), mean_over(&lab, "flow_ts", "flow_id", 0, "bw_estimate_bps", 3.0, 10.0));
+    let estimate = |t: &[Table]| mean_over(t, "flow_ts", "flow_id", 0, "bw_estimate_bps", 3.0, 10.0);
+    let (s, l) = (estimate(&sim), estimate(&lab));
     let rate = payload(20e6);
     eprintln!(
         "FIGURE BBR estimate, one flow on 20 Mb/s: simulator {:.2} Mb/s, lab {:.2} Mb/s ({:+.1} %), payload rate {:.2} Mb/s",

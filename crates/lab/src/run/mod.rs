@@ -273,8 +273,19 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     let conns: Vec<Mutex<Connection>> = model.flows.iter().map(|_| Mutex::default()).collect();
     let specs: Vec<ClientSpec> = (0..model.flows.len()).map(|i| client_spec(model, &addrs, i)).collect();
     let record = Mutex::new(control::Record::default());
-    let shared =
-        control::Shared { model, addrs: &addrs, flows: &flows, conns: &conns, emulator: testbed.emulator(), mode, clock: &clock, log: &record, westwood, estimates: &estimates, mtus: &mtus };
+    let shared = control::Shared {
+        model,
+        addrs: &addrs,
+        flows: &flows,
+        conns: &conns,
+        emulator: testbed.emulator(),
+        mode,
+        clock: &clock,
+        log: &record,
+        westwood,
+        estimates: &estimates,
+        mtus: &mtus,
+    };
 
     let mut sampler = Sampler::new(model.sample_interval, model.flows.len(), model.links.len() * 2);
     let mut end = EndState::new(model.flows.len());

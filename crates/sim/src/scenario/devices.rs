@@ -95,11 +95,15 @@ fn linear(
     }
     let missing: Vec<&str> = node.interfaces.iter().zip(&w).filter(|(name, x)| x.is_nan() && !l.w.contains_key(*name)).map(|(n, _)| n.as_str()).collect();
     if !missing.is_empty() {
-        p.add(format!("{field}.w"), format!("needs a weight for every interface of {}; missing: {} (Green MPTCP gives only ratios, no value to default to)", node.name, missing.join(", ")));
+        let why = "Green MPTCP gives only ratios, no value to default to";
+        p.add(format!("{field}.w"), format!("needs a weight for every interface of {}; missing: {} ({why})", node.name, missing.join(", ")));
     }
     let params = params.ok()?;
     w.iter().all(|x| x.is_finite()).then_some((params, w))
 }
+
+/// Hints in time order.
+type Schedule = Vec<(Time, Hint)>;
 
 /// The hints of `d` in time order, and its data limits, by interface index.
 fn hints(
@@ -108,8 +112,8 @@ fn hints(
     duration: Time,
     iface: &dyn Fn(&str, String, &mut Problems) -> Option<u16>,
     p: &mut Problems,
-) -> (Vec<(Time, Hint)>, Vec<(u16, u64)>) {
-    let mut out: Vec<(Time, Hint)> = Vec::new();
+) -> (Schedule, Vec<(u16, u64)>) {
+    let mut out: Schedule = Vec::new();
     let mut schedule = |steps: &[(Duration, Hint)], at: String, p: &mut Problems| {
         for (i, (t, hint)) in steps.iter().enumerate() {
             if t.0 > duration {

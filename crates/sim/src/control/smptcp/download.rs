@@ -45,7 +45,8 @@ impl Download {
             (Some(b), DownloadRule::CompletionTime, Some(wb)) if wb > 0.0 => {
                 let t = b as f64 * 8.0 / wb;
                 self.multipath = t > s.alpha2.secs();
-                format!("object {requests}: {:.2} MB, about {t:.1} s on Wi-Fi {} alpha2 = {:.0} s", mb(b), if self.multipath { ">" } else { "<=" }, s.alpha2.secs())
+                let vs = if self.multipath { ">" } else { "<=" };
+                format!("object {requests}: {:.2} MB, about {t:.1} s on Wi-Fi {vs} alpha2 = {:.0} s", mb(b), s.alpha2.secs())
             }
             (Some(b), _, _) => {
                 if b > s.alpha1 {

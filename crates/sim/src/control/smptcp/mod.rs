@@ -35,6 +35,7 @@ mod settings;
 mod tuner;
 mod video;
 
+use std::collections::btree_map::Entry;
 use std::collections::BTreeMap;
 
 use super::view::{ConnectionView, Role};
@@ -105,7 +106,7 @@ impl Controller for Smptcp {
 impl Smptcp {
     fn connection(&mut self, now: Time, event: &Event, c: &ConnectionView, view: &View, out: &mut Vec<Action>) {
         let s = &self.s;
-        if !self.conns.contains_key(&c.id) {
+        if let Entry::Vacant(slot) = self.conns.entry(c.id) {
             let (class, reason) = classify::classify(c, s);
             // Algorithms 1 and 2 decide on the application's first request
             // (an interactive session, which requests nothing, starts at once).
@@ -113,7 +114,7 @@ impl Smptcp {
                 return;
             }
             out.push(Action::Log { detail: format!("{}: {reason}", c.flow) });
-            self.conns.insert(c.id, Conn {
+            slot.insert(Conn {
                 class,
                 video: video::Video::new(s),
                 video_extra: Vec::new(),
@@ -218,7 +219,8 @@ impl Smptcp {
                     Role::Sender => c.bytes_sent.unwrap_or(0),
                 };
                 let best = Self::best_interface(c, view, s);
-                let timing = guard::Timing { warmup: s.guard_warmup, window: s.guard_window, steady: s.guard_steady, max_wait: s.guard_max_wait, ratio: s.guard_ratio };
+                let timing =
+                    guard::Timing { warmup: s.guard_warmup, window: s.guard_window, steady: s.guard_steady, max_wait: s.guard_max_wait, ratio: s.guard_ratio };
                 if let Some(reason) = guard.sample(now, bytes, best, &timing) {
                     out.push(Action::Log { detail: format!("{}: {reason}", c.flow) });
                     conn.reason = reason;
@@ -254,7 +256,7 @@ impl Smptcp {
             r.progress_at = Some(now);
         }
         let up = view.interfaces.get(primary as usize).is_some_and(|i| i.up) && c.subflows.iter().any(|f| f.open && f.local == primary);
-        let awaited = c.app.as_ref().map_or(true, |a| a.completed < a.requests);
+        let awaited = c.app.as_ref().is_none_or(|a| a.completed < a.requests);
         let problem = !up || (awaited && !moved);
         if problem {
             r.well_since = None;

@@ -23,7 +23,7 @@ pub struct Asked {
 }
 
 fn due<K: Ord>(asked: &mut BTreeMap<K, Time>, key: K, now: Time) -> bool {
-    let due = asked.get(&key).map_or(true, |&t| now >= t + RETRY);
+    let due = asked.get(&key).is_none_or(|&t| now >= t + RETRY);
     if due {
         asked.insert(key, now);
     }
