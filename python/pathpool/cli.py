@@ -299,6 +299,20 @@ def plot_command(results_dir: Path, output: Path | None) -> None:
     _console().print(Text.assemble("plot: ", (str(path), "bold")))
 
 
+@main.command("report")
+@click.argument("results_dir", type=click.Path(path_type=Path))
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="HTML file to write [default: RESULTS_DIR/report.html].")
+def report_command(results_dir: Path, output: Path | None) -> None:
+    """Write one self-contained HTML file of the results in RESULTS_DIR: summary,
+    interactive plots, tables, scenario and run info (opens offline)."""
+    from .report import write_report
+
+    with _user_errors():
+        path = write_report(results_dir, output)
+    _console().print(Text.assemble("report: ", (str(path), "bold")))
+
+
 def _is_missing(value: object) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
