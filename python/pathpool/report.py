@@ -96,7 +96,8 @@ def _figures(results: Results) -> list[go.Figure]:
         queues.add_scatter(x=series["time_s"], y=series["queue_packets"], mode="lines", name=str(link.name))
     queues.update_layout(title="Queues of the busiest links", xaxis_title="time (s)", yaxis_title="packets")
     bars = go.Figure(go.Bar(x=[str(n) for n in flows["name"]], y=flows["goodput_bps"] / 1e6))
-    bars.update_layout(title=f"Goodput per flow (Jain's index {results.summary.get('jain_index')})",
+    jain = results.summary.get("jain_index")
+    bars.update_layout(title="Goodput per flow" + (f" (Jain's index {jain:.4f})" if jain is not None else ""),
                        yaxis_title="mean goodput (Mb/s)")
     return [goodput, cwnd, queues, bars]
 
