@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bpf-toolchain bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp pat fuzz clean
+.PHONY: run test install bpf-toolchain chromium bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp pat fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -30,8 +30,21 @@ ifneq ($(strip $(BPF_TOOLS_MISSING)),)
 	fi
 endif
 
+# The HTML report's test (tests/test_report.py) opens the report in a real headless
+# browser: Debian's chromium, driven by Playwright (whose own browser download is not
+# used). Installed here when missing and root; otherwise that test skips, saying so.
+CHROMIUM_MISSING := $(shell command -v chromium >/dev/null || echo chromium)
+chromium:
+ifneq ($(CHROMIUM_MISSING),)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		apt-get install -y chromium || { apt-get update && apt-get install -y chromium; } || echo "warning: could not install chromium: the HTML report's browser test will skip"; \
+	else \
+		echo "warning: chromium missing (install as root: apt-get install -y chromium): the HTML report's browser test will skip"; \
+	fi
+endif
+
 # Rebuilds the Rust extension in place (quick when nothing changed).
-install: bpf-toolchain $(VENV)/.installed
+install: bpf-toolchain chromium $(VENV)/.installed
 	$(MATURIN) develop --release --skip-install
 
 run: install

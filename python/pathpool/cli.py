@@ -126,30 +126,36 @@ def _seeds(text: str | None) -> list[int | None]:
                                              "[default: the scenario's].")
 @click.option("--out", "-o", "out_dir", required=True, type=click.Path(path_type=Path), metavar="DIR",
               help="Sweep directory: points/<id>/ per run, index.csv; rerunning resumes.")
-@click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N", help="Runs in parallel [default: CPUs].")
+@click.option("--jobs", "-j", type=click.IntRange(min=1), metavar="N",
+              help="Runs in parallel, locally or on --cluster local [default: CPUs].")
+@click.option("--cluster", metavar="ADDRESS",
+              help="Run the points on Dask: 'local' starts a LocalCluster of --jobs workers, tcp://HOST:8786 "
+                   "uses a running scheduler (docs/sweep.md) [default: local processes, no Dask].")
 @click.option("--plane", type=click.Choice(api.PLANES), default="sim", show_default=True,
               help="Where to run (the kernel lab runs one point at a time).")
 @click.option("--data-dir", type=click.Path(path_type=Path), metavar="DIR", help=DATA_DIR_HELP)
 def sweep_command(scenario: str, assignments: tuple[str, ...], seeds: str | None, out_dir: Path, jobs: int | None,
-                  plane: str, data_dir: Path | None) -> None:
+                  cluster: str | None, plane: str, data_dir: Path | None) -> None:
     """Run SCENARIO over a grid of field values and seeds, in parallel.
 
     Every combination of the --set values, for every seed, is run and written
     to DIR/points/<id>/ as a results directory; DIR/index.csv lists each
     point's parameters and headline numbers, and a table of means over the
-    seeds is printed. Every point is checked before anything runs. Run the
-    same command again after an interruption or a failure: only the points
-    without results run.
+    seeds is printed. Every point is checked before anything runs; a point
+    that fails is tried once more. Run the same command again after an
+    interruption or a failure: only the points without results run.
     """
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
     from . import sweep
 
-    with _user_errors():
+    with _user_errors(ConnectionError):
         try:
             grid = dict(sweep.parse_assignment(a) for a in assignments)
         except ValueError as error:
             raise click.BadParameter(str(error), param_hint="--set") from None
+        if cluster is not None and plane == "lab":
+            raise click.BadParameter(sweep.LAB_ON_CLUSTER, param_hint="--cluster")
         console = _console()
         points = sweep.grid_points(grid, _seeds(seeds))
         progress = Progress(TextColumn("sweep [bold]{task.description}"), BarColumn(), MofNCompleteColumn(),
@@ -161,10 +167,14 @@ def sweep_command(scenario: str, assignments: tuple[str, ...], seeds: str | None
             if error:
                 progress.console.print(Text(f"failed: {point.label()}: {error}", style="red"))
 
+        def retry(point: sweep.Point, error: str) -> None:
+            progress.console.print(Text(f"failed, trying once more: {point.label()}: {error}", style="yellow"))
+
         try:
             with progress:
                 outcome = sweep.run_sweep(scenario, grid, _seeds(seeds), out_dir, jobs=jobs, plane=plane,
-                                          data_dir=data_dir, on_point_done=done)
+                                          data_dir=data_dir, on_point_done=done, cluster=cluster,
+                                          on_point_retry=retry)
         except ValueError as error:
             if isinstance(error, ScenarioError):
                 raise
@@ -287,6 +297,20 @@ def plot_command(results_dir: Path, output: Path | None) -> None:
         results = load(results_dir)
     path = plots.save_plot(results, output or results_dir / "plot.png")
     _console().print(Text.assemble("plot: ", (str(path), "bold")))
+
+
+@main.command("report")
+@click.argument("results_dir", type=click.Path(path_type=Path))
+@click.option("--output", "-o", type=click.Path(dir_okay=False, path_type=Path), metavar="FILE",
+              help="HTML file to write [default: RESULTS_DIR/report.html].")
+def report_command(results_dir: Path, output: Path | None) -> None:
+    """Write one self-contained HTML file of the results in RESULTS_DIR: summary,
+    interactive plots, tables, scenario and run info (opens offline)."""
+    from .report import write_report
+
+    with _user_errors():
+        path = write_report(results_dir, output)
+    _console().print(Text.assemble("report: ", (str(path), "bold")))
 
 
 def _is_missing(value: object) -> bool:

@@ -12,24 +12,30 @@ k-th entry of an array: ``tcp.cc``, ``sim.duration``, ``links[2].rate``,
 the way are created; array entries must exist.
 
 Every point is checked before anything runs, so a bad value stops the sweep
-at once, naming the point. Points run in parallel (``jobs`` processes; one at
-a time on the kernel lab, whose runs are real-time experiments). A results
+at once, naming the point. Points run in parallel: in ``jobs`` local
+processes (one at a time on the kernel lab, whose runs are real-time
+experiments), or as tasks on a Dask cluster (``cluster``, see
+:mod:`pathpool.sweep_dask`). Either way a run's results come back to this
+process, which writes them, so both give the same files. A run that fails is
+tried once more; if it fails again, its error goes into the index. A results
 directory is complete or absent (``pathpool.write`` is atomic), so an
-interrupted or partly failed sweep, run again with the same arguments, runs
-only the points that have no results yet. ``OUT/sweep.json`` records what the
-sweep is; a different sweep is refused in the same directory.
+interrupted or partly failed sweep, run again with the same arguments (and
+any backend), runs only the points that have no results yet.
+``OUT/sweep.json`` records what the sweep is; a different sweep is refused in
+the same directory.
 """
 
 from __future__ import annotations
 
 import concurrent.futures as cf
+import contextlib
 import copy
 import hashlib
 import itertools
 import json
 import os
 import tomllib
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -38,6 +44,10 @@ import pandas as pd
 
 from . import _core, api
 from .api import ScenarioText, read_scenario, resolve_data_dir
+from .results import write
+
+#: Why a sweep on the kernel lab cannot use a cluster.
+LAB_ON_CLUSTER = "the kernel lab runs its points one at a time on this machine; a cluster is for the simulator plane"
 
 #: Summary fields copied into the index, one column each.
 SUMMARY_FIELDS = ("flows", "flows_completed", "afct_s", "jain_index", "total_goodput_bps", "bytes_delivered")
@@ -141,17 +151,13 @@ def _point_text(base: dict[str, Any], source: ScenarioText, point: Point) -> Sce
     return ScenarioText(json.dumps(doc, indent=2), source.source, "json")
 
 
-def _run_point(text: ScenarioText, seed: int | None, out: str, plane: str, data_dir: str | None) -> None:
-    api.run(text, seed=seed, out=out, plane=plane, data_dir=data_dir)
-
-
 @dataclass
 class SweepOutcome:
     #: One row per point: id, parameters, seed, summary fields (NaN where a point has no results).
     index: pd.DataFrame
     #: Points that ran now (the others had results already).
     ran: int
-    #: Point label → error message, for points that failed.
+    #: Point label → error message, for points that failed (twice).
     failed: dict[str, str]
 
 
@@ -164,16 +170,25 @@ def run_sweep(
     plane: str = "sim",
     data_dir: str | os.PathLike | None = None,
     on_point_done: Callable[[Point, str | None], None] | None = None,
+    cluster: str | None = None,
+    on_point_retry: Callable[[Point, str], None] | None = None,
 ) -> SweepOutcome:
     """Runs every point of the sweep that has no results in ``out`` yet.
 
-    Raises ValueError for a bad field path, ScenarioError naming the point for
-    a value the scenario refuses, and FileExistsError if ``out`` holds a
-    different sweep — all before anything runs. ``on_point_done(point,
-    error)`` is called as each point finishes.
+    ``cluster`` runs the points on Dask instead of local processes: "local"
+    for a LocalCluster of ``jobs`` workers, or a scheduler's address such as
+    "tcp://HOST:8786". Raises ValueError for a bad field path (or the kernel
+    lab on a cluster), ScenarioError naming the point for a value the
+    scenario refuses, and FileExistsError if ``out`` holds a different sweep
+    — all before anything runs — and ConnectionError if the cluster cannot
+    be reached. ``on_point_done(point, error)`` is called as each point
+    finishes, ``on_point_retry(point, error)`` when a failed point is tried
+    again.
     """
     if plane not in api.PLANES:
         raise ValueError(f"unknown plane {plane!r}; use one of {', '.join(api.PLANES)}")
+    if plane == "lab" and cluster is not None:
+        raise ValueError(LAB_ON_CLUSTER)
     source = read_scenario(scenario)
     base = _load(source)
     data = resolve_data_dir(data_dir)
@@ -204,31 +219,69 @@ def run_sweep(
     marker.write_text(json.dumps(description, indent=2, default=str) + "\n")
 
     todo = [p for p in points if not (out / "points" / p.id / "summary.json").exists()]
-    failed: dict[str, str] = {}
     workers = 1 if plane == "lab" else max(1, jobs or os.cpu_count() or 1)
-    with cf.ProcessPoolExecutor(max_workers=workers) as pool:
-        futures = {pool.submit(_run_point, texts[p.id], p.seed, str(out / "points" / p.id), plane, data_str): p
-                   for p in todo}
-        try:
-            for future in cf.as_completed(futures):
-                point = futures[future]
-                error = None
+    with _executor(cluster, workers) as pool:
+        failed = _run_points(pool, todo, texts, out, plane, data_str, on_point_done, on_point_retry)
+    index = _index(points, out, failed)
+    _write_index(index, out)
+    return SweepOutcome(index=index, ran=len(todo), failed={p.label(): failed[p.id] for p in todo if p.id in failed})
+
+
+@contextlib.contextmanager
+def _executor(cluster: str | None, workers: int) -> Iterator[cf.Executor]:
+    """Local worker processes, or the Dask cluster ``cluster``."""
+    if cluster is None:
+        with cf.ProcessPoolExecutor(max_workers=workers) as pool:
+            yield pool
+    else:
+        from .sweep_dask import dask_executor
+
+        with dask_executor(cluster, workers) as pool:
+            yield pool
+
+
+def _run_points(pool: cf.Executor, todo: Sequence[Point], texts: Mapping[str, ScenarioText], out: Path,
+                plane: str, data_dir: str | None, on_done: Callable[[Point, str | None], None] | None,
+                on_retry: Callable[[Point, str], None] | None) -> dict[str, str]:
+    """Runs each point in ``pool`` and writes its results to ``out/points/<id>``,
+    trying a failed point once more; returns the ids of the points that failed
+    twice, with their last error."""
+
+    def submit(point: Point) -> cf.Future:
+        return pool.submit(api.run, texts[point.id], seed=point.seed, plane=plane, data_dir=data_dir)
+
+    pending = {submit(p): p for p in todo}
+    retried: set[str] = set()
+    failed: dict[str, str] = {}
+    try:
+        while pending:
+            finished, _ = cf.wait(pending, return_when=cf.FIRST_COMPLETED)
+            for future in finished:
+                point = pending.pop(future)
                 try:
-                    future.result()
+                    write(future.result(), out / "points" / point.id)
+                    error = None
                 except Exception as e:  # a failed point must not stop the others
                     error = f"{type(e).__name__}: {e}"
-                    failed[point.label()] = error
-                if on_point_done:
-                    on_point_done(point, error)
-        except BaseException:
-            pool.shutdown(wait=False, cancel_futures=True)
-            raise
-    index = _index(points, out)
-    _write_index(index, out)
-    return SweepOutcome(index=index, ran=len(todo), failed=failed)
+                if error is not None and point.id not in retried:
+                    retried.add(point.id)
+                    if on_retry:
+                        on_retry(point, error)
+                    pending[submit(point)] = point
+                    continue
+                if error is not None:
+                    failed[point.id] = error
+                if on_done:
+                    on_done(point, error)
+    except BaseException:
+        for future in pending:
+            future.cancel()
+        pool.shutdown(wait=False)
+        raise
+    return failed
 
 
-def _index(points: Sequence[Point], out: Path) -> pd.DataFrame:
+def _index(points: Sequence[Point], out: Path, errors: Mapping[str, str]) -> pd.DataFrame:
     rows = []
     for p in points:
         row: dict[str, Any] = {"point": p.id}
@@ -238,6 +291,7 @@ def _index(points: Sequence[Point], out: Path) -> pd.DataFrame:
         summary = json.loads(summary_path.read_text()) if summary_path.exists() else {}
         row["done"] = bool(summary)
         row.update({name: summary.get(name) for name in SUMMARY_FIELDS})
+        row["error"] = errors.get(p.id)
         if p.seed is None and summary:
             row["seed"] = summary.get("seed")
         rows.append(row)
