@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bpf-toolchain bench bench-scale validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp pat fuzz clean
+.PHONY: run test install bpf-toolchain bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp pat fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -52,6 +52,7 @@ bench: install
 # against 10 ... 100 000 long flows on a 1 Gb/s dumbbell, with the log-log slope
 # (docs/performance.md); the table on stdout, results/bench-scale/scale.json and scale.png.
 # About two minutes on a quiet 2-core machine; not part of make test.
+.PHONY: bench-scale
 bench-scale: install
 	cargo build --release -p pathpool-sim
 	$(PY) bench/scale.py --repeat 3 --json results/bench-scale/scale.json --plot results/bench-scale/scale.png
