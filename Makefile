@@ -61,6 +61,15 @@ bench: install
 	cargo build --release -p pathpool-sim
 	$(PY) bench/dumbbell.py --workload all --repeat 3
 
+# Scaling curve: load, set-up, event loop, process wall time and peak RSS of the Rust core
+# against 10 ... 100 000 long flows on a 1 Gb/s dumbbell, with the log-log slope
+# (docs/performance.md); the table on stdout, results/bench-scale/scale.json and scale.png.
+# About two minutes on a quiet 2-core machine; not part of make test.
+.PHONY: bench-scale
+bench-scale: install
+	cargo build --release -p pathpool-sim
+	$(PY) bench/scale.py --repeat 3 --json results/bench-scale/scale.json --plot results/bench-scale/scale.png
+
 # Validation figures against closed-form models and the congestion controls'
 # papers and RFCs (docs/validation.md).
 validate:

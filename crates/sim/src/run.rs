@@ -22,6 +22,8 @@ pub struct RunOutput {
     /// Deterministic summary (same scenario and seed → same JSON).
     pub summary: serde_json::Value,
     pub events: u64,
+    /// Wall time of building the world from the model (before the first event).
+    pub setup_s: f64,
     /// Wall time of the event loop alone.
     pub wall_s: f64,
     pub data_packets_delivered: u64,
@@ -30,14 +32,16 @@ pub struct RunOutput {
 }
 
 pub fn run(model: &Model, progress: &mut dyn FnMut(Time)) -> RunOutput {
+    let t0 = Instant::now();
     let mut world = World::new(model);
+    let setup_s = t0.elapsed().as_secs_f64();
     let t0 = Instant::now();
     world.run(progress);
     let wall_s = t0.elapsed().as_secs_f64();
-    collect(model, world, wall_s)
+    collect(model, world, setup_s, wall_s)
 }
 
-fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
+fn collect(model: &Model, mut world: World, setup_s: f64, wall_s: f64) -> RunOutput {
     let duration = model.duration;
     let node = |id: u32| model.nodes[id as usize].name.clone();
 
@@ -161,5 +165,5 @@ fn collect(model: &Model, mut world: World, wall_s: f64) -> RunOutput {
     tables.extend(dns);
     tables.extend(fetches.into_iter().flatten());
     tables.extend(pages.into_iter().flatten());
-    RunOutput { tables, summary, events, wall_s, data_packets_delivered, flow_bytes_delivered: delivered }
+    RunOutput { tables, summary, events, setup_s, wall_s, data_packets_delivered, flow_bytes_delivered: delivered }
 }

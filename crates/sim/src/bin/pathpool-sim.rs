@@ -61,6 +61,7 @@ fn main() -> ExitCode {
     };
     // JSON by the file's extension, TOML otherwise (as the Python front).
     let format = if path.extension().is_some_and(|e| e.eq_ignore_ascii_case("json")) { Format::Json } else { Format::Toml };
+    let t0 = std::time::Instant::now();
     let model = match load(&text, format, &source, seed) {
         Ok(m) => m,
         Err(e) => {
@@ -68,6 +69,7 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
+    let load_s = t0.elapsed().as_secs_f64();
     if validate_only {
         let hosts = model.nodes.iter().filter(|n| n.kind == pathpool_sim::scenario::spec::NodeKind::Host).count();
         println!(
@@ -94,6 +96,8 @@ fn main() -> ExitCode {
         };
     }
     let mut s = out.summary.clone();
+    s["load_s"] = load_s.into();
+    s["setup_s"] = out.setup_s.into();
     s["wall_s"] = out.wall_s.into();
     s["packets_delivered"] = out.data_packets_delivered.into();
     s["flow_bytes_delivered"] = out.flow_bytes_delivered.into();

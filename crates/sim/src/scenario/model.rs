@@ -1,6 +1,8 @@
 //! The validated, resolved scenario: names are indices, defaults are filled
 //! in, generators are expanded. Everything downstream trusts it.
 
+use std::collections::HashMap;
+
 use crate::net::capacity::Capacity;
 use crate::net::delay::Delay;
 use crate::net::queue::QueueLimit;
@@ -164,9 +166,17 @@ impl Model {
 /// once the scenario is valid).
 pub fn interfaces_of(nodes: &[NodeModel], links: &[LinkModel]) -> Interfaces {
     let mut attached: Vec<Vec<Option<(u32, usize)>>> = nodes.iter().map(|n| vec![None; n.interfaces.len()]).collect();
+    // Each interface's position by (node, name), found once: looking names up
+    // in a node's list per link would be quadratic in the node's degree.
+    let mut position: HashMap<(NodeId, &str), usize> = HashMap::new();
+    for (id, n) in nodes.iter().enumerate() {
+        for (k, name) in n.interfaces.iter().enumerate() {
+            position.entry((id as NodeId, name.as_str())).or_insert(k);
+        }
+    }
     for (i, l) in links.iter().enumerate() {
         for (side, node, name) in [(0, l.a, &l.a_interface), (1, l.b, &l.b_interface)] {
-            if let Some(k) = nodes[node as usize].interfaces.iter().position(|n| n == name) {
+            if let Some(&k) = position.get(&(node, name.as_str())) {
                 attached[node as usize][k] = Some((i as u32, side));
             }
         }
