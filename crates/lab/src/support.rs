@@ -31,8 +31,11 @@
 //!   flow's connection (`traffic/app.rs`): requests are messages on the
 //!   stream, answered in order by the server.
 //! - Fetch sessions (`[[fetches]]`: mirrored content over several
-//!   connections) are refused, and so are controllers that may act on them:
-//!   they run in the simulator only for now.
+//!   connections) run at their client host's thread over real TCP
+//!   connections bound to the client's interfaces (`run/control/fetch.rs`),
+//!   answered by the mirrors (`traffic/mirror.rs`); controllers may open,
+//!   steer, probe and close them. A content served under a domain needs a
+//!   lookup, and the lab has no DNS yet: refused, as page loads and arrivals.
 //! - Cells (`[[cells]]`, links with `capacity = { cell = ... }`) are
 //!   refused: the emulator times each direction on its own, and a cell's
 //!   scheduler shares one air interface among several links.
@@ -43,7 +46,6 @@
 use std::collections::BTreeSet;
 use std::io;
 
-use pathpool_sim::control::action::FETCH_SIM_ONLY;
 use pathpool_sim::control::ActionKind;
 use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::tcp::{RecoveryAlgorithm, TcpConfig};
@@ -89,10 +91,11 @@ pub fn kernel_cc(cc: &str) -> &str {
 /// DNS server yet (issue 16 brings real ones).
 pub const NO_DNS: &str = "the lab runs no DNS resolvers yet: lookups exist only in the simulator";
 
-/// Why the lab refuses `[[pages]]`: a page's objects are fetch sessions.
-pub const PAGES_SIM_ONLY: &str = "page loads (objects as fetch sessions over a browser's connections) run in the simulator only";
+/// Why the lab refuses `[[pages]]`: a page shares its connections among
+/// its objects' sessions, which the lab's fetch client does not do yet.
+pub const PAGES_SIM_ONLY: &str = "page loads (objects as fetch sessions sharing a browser's connections) run in the simulator only";
 
-/// Why the lab refuses `[[arrivals]]`: the sessions they draw are fetch sessions.
+/// Why the lab refuses `[[arrivals]]`: not built on the lab yet.
 pub const ARRIVALS_SIM_ONLY: &str = "arrivals (downloads drawn over time, as fetch sessions) run in the simulator only";
 
 /// Everything in `model` the lab cannot run, one line each; empty if it can
@@ -115,7 +118,10 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
     // A page's objects and the sessions arrivals drew are refused as the page and the arrivals.
     let drawn = |s: u32| model.arrivals.iter().any(|a| a.sessions.contains(&s));
     for (_, f) in model.fetches.iter().enumerate().filter(|&(s, f)| f.page.is_none() && !drawn(s as u32)) {
-        out.push(format!("fetch '{}': {}", f.name, FETCH_SIM_ONLY));
+        let c = &model.contents[f.content];
+        if let Some(domain) = &c.domain {
+            out.push(format!("fetch '{}': content '{}' is served under '{domain}', and {NO_DNS}", f.name, c.name));
+        }
     }
     for p in &model.pages {
         out.push(format!("page '{}': {PAGES_SIM_ONLY}", p.name));
@@ -132,8 +138,8 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         ));
     }
     let default = TcpConfig::default();
-    // A fetch session's connections are refused with their session above.
-    for f in model.flows.iter().filter(|f| f.fetch.is_none()) {
+    // The connections of a page's objects and of arrivals are refused with the page and the arrivals above.
+    for f in model.flows.iter().filter(|f| f.fetch.is_none_or(|s| model.fetches[s as usize].page.is_none() && !drawn(s))) {
         let flow = format!("flow '{}'", f.name);
         if let Some(i) = f.src_if {
             out.push(format!(
@@ -239,9 +245,6 @@ fn controller_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<Str
         }
         if c.actions.contains(&ActionKind::Resolve) {
             out.push(format!("{at}: may look names up, and {}", NO_DNS));
-        }
-        if let Some(k) = c.actions.iter().find(|k| ActionKind::FETCH.contains(k)) {
-            out.push(format!("{at}: may {} ({}), and {FETCH_SIM_ONLY}", k.name().replace('_', " "), k.name()));
         }
         if let (true, Err(why)) = (c.actions.contains(&ActionKind::SetIncrement), &kernel.westwood) {
             out.push(format!("{at}: may set Westwood+'s increment coefficient, and {why}"));
@@ -409,6 +412,37 @@ mod tests {
         assert!(r[2].contains("flow 'm': mptcp.coupling 'lia'"), "{}", r[2]);
         assert!(r[3].contains("mptcp.scheduler 'blest'"), "{}", r[3]);
         assert!(r[4].contains("mptcp.baselines"), "{}", r[4]);
+    }
+
+    #[test]
+    fn fetch_sessions_and_pat_run_but_not_a_content_served_under_a_domain() {
+        let text = r#"
+            [[contents]]
+            name = "movie"
+            bytes = "1MB"
+            mirrors = ["s"]
+            [[fetches]]
+            name = "dl"
+            client = "c"
+            content = "movie"
+            policy = "controller"
+            [[controllers]]
+            host = "c"
+            kind = "pat"
+            "#;
+        assert_eq!(refusals(&model(text), &kernel()), Vec::<String>::new());
+        let dns = text.replace("mirrors = [\"s\"]", "mirrors = [\"s\"]\n            domain = \"cdn.example\"")
+            + "[[resolvers]]\nname = \"local\"\nnode = \"s\"\n[resolvers.domains.\"cdn.example\"]\nmirrors = [\"s\"]\nttl = \"60s\"\n"
+            + "[controllers.params]\nresolvers = \"local\"\n";
+        let r = refusals(&model(&dns), &kernel());
+        assert_eq!(
+            r,
+            vec![
+                format!("resolvers: 'local' on node 's': {NO_DNS}"),
+                format!("controllers[0] ('pat' on c): may look names up, and {NO_DNS}"),
+                format!("fetch 'dl': content 'movie' is served under 'cdn.example', and {NO_DNS}"),
+            ]
+        );
     }
 
     #[test]

@@ -46,7 +46,8 @@ use crate::traffic::info::{self, TcpInfo};
 use crate::traffic::server;
 use crate::traffic::transfer::{self, Open};
 use crate::traffic::{self, FlowState, RunClock, BASE_PORT};
-use pathpool_sim::app::{self, App};
+use pathpool_sim::app::fetch::Fetch;
+use pathpool_sim::app::{self, fetch_results, App};
 use pathpool_sim::cc::westwood::WestwoodParams;
 use pathpool_sim::cc::Params;
 use connection::Connection;
@@ -263,7 +264,9 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     let specs: Vec<ClientSpec> = (0..model.flows.len()).map(|i| client_spec(model, &addrs, i)).collect();
     let record = Mutex::new(control::Record::default());
     let westwood = registered.as_ref();
-    let shared = control::Shared { model, addrs: &addrs, flows: &flows, conns: &conns, emulator: testbed.emulator(), mode, clock: &clock, log: &record, westwood };
+    let sessions: Vec<Mutex<Fetch>> = model.fetches.iter().map(|_| Mutex::default()).collect();
+    let shared =
+        control::Shared { model, addrs: &addrs, flows: &flows, conns: &conns, emulator: testbed.emulator(), mode, clock: &clock, log: &record, westwood, sessions: &sessions };
 
     let mut sampler = Sampler::new(model.sample_interval, model.flows.len(), model.links.len() * 2);
     let mut end = EndState::new(model.flows.len());
@@ -279,6 +282,11 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
             let (at_src, at_dst) = if f.client == f.src { (connect, accept) } else { (accept, connect) };
             let (size, stop) = (f.size, f.stop.unwrap_or(model.duration).min(model.duration));
             let quickack = !f.tcp.delayed_ack;
+            if f.fetch.is_some() {
+                // A fetch session's connection: its client host's thread opens it when asked (`control/fetch.rs`).
+                s.spawn(move || traffic::mirror::server(at_src, model, flows, i, clock));
+                continue;
+            }
             if f.app.is_some() {
                 // The application's client is the destination, its server the source.
                 let end = model.duration;
@@ -292,7 +300,10 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         let controllers: Vec<_> = hosts
             .iter()
             .zip(pm_sockets)
-            .map(|(&n, (events, pm))| s.spawn(move || control::run(shared, n, events, pm)))
+            .map(|(&n, (events, pm))| {
+                let ns = ns(n);
+                s.spawn(move || control::run(shared, n, ns, events, pm))
+            })
             .collect();
 
         let dt = model.sample_interval;
@@ -341,6 +352,13 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     }
     let links = testbed.emulator().stats();
     drop(testbed);
+    // Only runs with fetch sessions have their tables, as in the simulator.
+    let fetches = (!model.fetches.is_empty()).then(|| {
+        let ledgers: Vec<Fetch> = sessions.into_iter().map(|f| f.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
+        // Requests are in the TCP byte stream: none is resent by the application.
+        let pairs: Vec<(&Fetch, u64)> = ledgers.iter().map(|f| (f, 0)).collect();
+        fetch_results::tables(model, &pairs, |flow| flows[flow as usize].started().is_some())
+    });
     let conns: Vec<Connection> = conns.into_iter().map(|c| c.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
     let record = record.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut out = collect::output(model, &flows, &conns, &end, &links, sampler, record, wall.elapsed().as_secs_f64());
@@ -356,6 +374,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         out.summary["energy"] = summary;
         out.tables.extend([table, radio_ts]);
     }
+    out.tables.extend(fetches.into_iter().flatten());
     Ok(out)
 }
 

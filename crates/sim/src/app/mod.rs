@@ -23,6 +23,7 @@ pub mod content;
 pub mod download;
 pub mod exchange;
 pub mod fetch;
+pub mod fetch_results;
 pub mod page;
 pub mod interactive;
 pub mod ranges;
