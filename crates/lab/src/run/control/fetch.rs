@@ -25,7 +25,7 @@ use std::io::{self, Read, Write};
 use std::net::SocketAddr;
 use std::os::fd::{AsRawFd, RawFd};
 use std::sync::atomic::Ordering;
-use std::sync::MutexGuard;
+use std::sync::{Arc, MutexGuard};
 use std::time::Duration;
 
 use socket2::{SockAddr, Socket};
@@ -58,7 +58,7 @@ struct Asked {
 struct MirrorConn {
     /// The first session that may use it.
     session: SessionId,
-    socket: Socket,
+    socket: Arc<Socket>,
     opened_at: Time,
     established_at: Option<Time>,
     closed_at: Option<Time>,
@@ -162,7 +162,7 @@ impl<'a> Host<'a> {
         }
         let t = &f.tcp;
         let rtt = RttEstimator::new(t.initial_rto, t.min_rto, t.max_rto);
-        let c = MirrorConn { session, socket, opened_at: now, established_at: None, closed_at: None, rtt, asks: VecDeque::new(), out: Vec::new(), read: 0 };
+        let c = MirrorConn { session, socket: Arc::new(socket), opened_at: now, established_at: None, closed_at: None, rtt, asks: VecDeque::new(), out: Vec::new(), read: 0 };
         self.fetching.conns.insert(conn, c);
         self.s.flows[conn as usize].started_ns.store(now.nanos().max(1), Ordering::Relaxed);
         Ok(())
@@ -215,6 +215,8 @@ impl<'a> Host<'a> {
             c.established_at = Some(now);
             c.rtt.sample(now - c.opened_at);
             let home = c.session;
+            // The receiver's socket, for the controllers' `SetReceiveBuffer` (`actions.rs`).
+            *self.s.flows[conn as usize].receiver.lock().unwrap_or_else(|e| e.into_inner()) = Some(c.socket.clone());
             self.established(conn, false);
             for s in self.sharing(home) {
                 self.fetch_issue(s);
@@ -225,7 +227,7 @@ impl<'a> Host<'a> {
         loop {
             let mut buf = std::mem::take(&mut self.fetching.buf);
             let c = self.fetching.conns.get_mut(&conn).expect("open");
-            let got = (&c.socket).read(&mut buf);
+            let got = (&*c.socket).read(&mut buf);
             let n = match got {
                 Ok(0) => {
                     self.fetching.buf = buf;
@@ -258,7 +260,7 @@ impl<'a> Host<'a> {
     fn flush(&mut self, conn: ConnId) -> io::Result<()> {
         let c = self.fetching.conns.get_mut(&conn).expect("open");
         while !c.out.is_empty() {
-            match (&c.socket).write(&c.out) {
+            match (&*c.socket).write(&c.out) {
                 Ok(n) => {
                     c.out.drain(..n);
                 }
