@@ -34,8 +34,9 @@
 //!   connections) run at their client host's thread over real TCP
 //!   connections bound to the client's interfaces (`run/control/fetch.rs`),
 //!   answered by the mirrors (`traffic/mirror.rs`); controllers may open,
-//!   steer, probe and close them. A content served under a domain needs a
-//!   lookup, and the lab has no DNS yet: refused, as page loads and arrivals.
+//!   steer, probe and close them; page loads share a browser's pool of
+//!   them. A content served under a domain needs a lookup, and the lab has
+//!   no DNS yet: refused, as arrivals are.
 //! - Cells (`[[cells]]`, links with `capacity = { cell = ... }`) are
 //!   refused: the emulator times each direction on its own, and a cell's
 //!   scheduler shares one air interface among several links.
@@ -91,10 +92,6 @@ pub fn kernel_cc(cc: &str) -> &str {
 /// DNS server yet (issue 16 brings real ones).
 pub const NO_DNS: &str = "the lab runs no DNS resolvers yet: lookups exist only in the simulator";
 
-/// Why the lab refuses `[[pages]]`: a page shares its connections among
-/// its objects' sessions, which the lab's fetch client does not do yet.
-pub const PAGES_SIM_ONLY: &str = "page loads (objects as fetch sessions sharing a browser's connections) run in the simulator only";
-
 /// Why the lab refuses `[[arrivals]]`: not built on the lab yet.
 pub const ARRIVALS_SIM_ONLY: &str = "arrivals (downloads drawn over time, as fetch sessions) run in the simulator only";
 
@@ -115,16 +112,13 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         out.push(format!("resolvers: '{}' on node '{}': {NO_DNS}", r.name, model.nodes[r.node as usize].name));
     }
     controller_refusals(model, kernel, &mut out);
-    // A page's objects and the sessions arrivals drew are refused as the page and the arrivals.
+    // The sessions arrivals drew are refused as the arrivals.
     let drawn = |s: u32| model.arrivals.iter().any(|a| a.sessions.contains(&s));
-    for (_, f) in model.fetches.iter().enumerate().filter(|&(s, f)| f.page.is_none() && !drawn(s as u32)) {
+    for (_, f) in model.fetches.iter().enumerate().filter(|&(s, _)| !drawn(s as u32)) {
         let c = &model.contents[f.content];
         if let Some(domain) = &c.domain {
             out.push(format!("fetch '{}': content '{}' is served under '{domain}', and {NO_DNS}", f.name, c.name));
         }
-    }
-    for p in &model.pages {
-        out.push(format!("page '{}': {PAGES_SIM_ONLY}", p.name));
     }
     for a in &model.arrivals {
         out.push(format!("arrivals '{}' ({} sessions): {ARRIVALS_SIM_ONLY}", a.name, a.sessions.len()));
@@ -138,8 +132,8 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         ));
     }
     let default = TcpConfig::default();
-    // The connections of a page's objects and of arrivals are refused with the page and the arrivals above.
-    for f in model.flows.iter().filter(|f| f.fetch.is_none_or(|s| model.fetches[s as usize].page.is_none() && !drawn(s))) {
+    // The connections of arrivals' sessions are refused with the arrivals above.
+    for f in model.flows.iter().filter(|f| f.fetch.is_none_or(|s| !drawn(s))) {
         let flow = format!("flow '{}'", f.name);
         if let Some(i) = f.src_if {
             out.push(format!(
@@ -446,7 +440,7 @@ mod tests {
     }
 
     #[test]
-    fn pages_and_arrivals_are_refused_by_name_not_per_session() {
+    fn pages_run_and_arrivals_are_refused_by_name_not_per_session() {
         let text = r#"
             [[contents]]
             name = "index"
@@ -466,7 +460,7 @@ mod tests {
         let n = m.arrivals[0].sessions.len();
         assert!(n > 0 && m.fetches.len() == n + 1, "{n} sessions drawn, {} in all", m.fetches.len());
         let r = refusals(&m, &kernel());
-        assert_eq!(r, vec![format!("page 'news': {PAGES_SIM_ONLY}"), format!("arrivals 'users' ({n} sessions): {ARRIVALS_SIM_ONLY}")]);
+        assert_eq!(r, vec![format!("arrivals 'users' ({n} sessions): {ARRIVALS_SIM_ONLY}")]);
     }
 
     #[test]

@@ -47,7 +47,7 @@ use crate::traffic::server;
 use crate::traffic::transfer::{self, Open};
 use crate::traffic::{self, FlowState, RunClock, BASE_PORT};
 use pathpool_sim::app::fetch::Fetch;
-use pathpool_sim::app::{self, fetch_results, App};
+use pathpool_sim::app::{self, fetch_results, page_results, App};
 use pathpool_sim::cc::westwood::WestwoodParams;
 use pathpool_sim::cc::Params;
 use connection::Connection;
@@ -265,8 +265,20 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     let record = Mutex::new(control::Record::default());
     let westwood = registered.as_ref();
     let sessions: Vec<Mutex<Fetch>> = model.fetches.iter().map(|_| Mutex::default()).collect();
-    let shared =
-        control::Shared { model, addrs: &addrs, flows: &flows, conns: &conns, emulator: testbed.emulator(), mode, clock: &clock, log: &record, westwood, sessions: &sessions };
+    let sent_on: Vec<Mutex<Vec<(u32, u32)>>> = model.flows.iter().map(|_| Mutex::default()).collect();
+    let shared = control::Shared {
+        model,
+        addrs: &addrs,
+        flows: &flows,
+        conns: &conns,
+        emulator: testbed.emulator(),
+        mode,
+        clock: &clock,
+        log: &record,
+        westwood,
+        sessions: &sessions,
+        sent_on: &sent_on,
+    };
 
     let mut sampler = Sampler::new(model.sample_interval, model.flows.len(), model.links.len() * 2);
     let mut end = EndState::new(model.flows.len());
@@ -352,12 +364,18 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     }
     let links = testbed.emulator().stats();
     drop(testbed);
-    // Only runs with fetch sessions have their tables, as in the simulator.
+    // Only runs with fetch sessions (and pages) have their tables, as in the simulator.
+    let ledgers: Vec<Fetch> = sessions.into_iter().map(|f| f.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
+    let sent_on: Vec<Vec<(u32, u32)>> = sent_on.into_iter().map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
+    let opened = |flow: u32| flows[flow as usize].started().is_some();
     let fetches = (!model.fetches.is_empty()).then(|| {
-        let ledgers: Vec<Fetch> = sessions.into_iter().map(|f| f.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
         // Requests are in the TCP byte stream: none is resent by the application.
         let pairs: Vec<(&Fetch, u64)> = ledgers.iter().map(|f| (f, 0)).collect();
-        fetch_results::tables(model, &pairs, |flow| flows[flow as usize].started().is_some())
+        fetch_results::tables(model, &pairs, opened)
+    });
+    let pages = (!model.pages.is_empty()).then(|| {
+        let place = |conn: u32, ask: (u32, u32)| sent_on[conn as usize].iter().position(|&a| a == ask);
+        page_results::tables(model, |s| &ledgers[s as usize], |_| 0, opened, place)
     });
     let conns: Vec<Connection> = conns.into_iter().map(|c| c.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
     let record = record.into_inner().unwrap_or_else(|e| e.into_inner());
@@ -375,6 +393,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         out.tables.extend([table, radio_ts]);
     }
     out.tables.extend(fetches.into_iter().flatten());
+    out.tables.extend(pages.into_iter().flatten());
     Ok(out)
 }
 

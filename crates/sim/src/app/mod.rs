@@ -25,6 +25,7 @@ pub mod exchange;
 pub mod fetch;
 pub mod fetch_results;
 pub mod page;
+pub mod page_results;
 pub mod interactive;
 pub mod ranges;
 pub mod throughput;

@@ -72,9 +72,12 @@ struct MirrorConn {
 
 /// The host's fetch sessions and their connections.
 pub(super) struct Fetching {
-    /// This host's sessions not started yet, latest first.
+    /// This host's sessions that start at a time, not started yet, latest
+    /// first (a page's later objects start when their parent arrives).
     unstarted: Vec<SessionId>,
     conns: BTreeMap<ConnId, MirrorConn>,
+    /// Each page's objects waiting for a connection, with their server.
+    queues: Vec<VecDeque<(SessionId, NodeId)>>,
     seeds: Vec<u64>,
     buf: Vec<u8>,
     scratch: Vec<u8>,
@@ -82,10 +85,11 @@ pub(super) struct Fetching {
 
 impl Fetching {
     pub fn new(model: &pathpool_sim::Model, host: NodeId) -> Fetching {
-        let mut unstarted: Vec<SessionId> = (0..model.fetches.len() as SessionId).filter(|&s| model.fetches[s as usize].client == host).collect();
+        let mine = |s: &SessionId| model.fetches[*s as usize].client == host && model.fetches[*s as usize].after.is_none();
+        let mut unstarted: Vec<SessionId> = (0..model.fetches.len() as SessionId).filter(mine).collect();
         unstarted.sort_by_key(|&s| std::cmp::Reverse((model.fetches[s as usize].start, s)));
         let seeds = model.contents.iter().map(|c| content::seed(&c.name)).collect();
-        Fetching { unstarted, conns: BTreeMap::new(), seeds, buf: vec![0; 256 * 1024], scratch: Vec::new() }
+        Fetching { unstarted, conns: BTreeMap::new(), queues: vec![VecDeque::new(); model.pages.len()], seeds, buf: vec![0; 256 * 1024], scratch: Vec::new() }
     }
 
     /// Whether the host has fetch sessions at all.
@@ -104,34 +108,98 @@ impl<'a> Host<'a> {
         self.fetching.unstarted.last().map(|&s| self.s.model.fetches[s as usize].start)
     }
 
-    /// Starts the sessions that are due: the controllers hear of each, and
-    /// under the default policy it connects to the first mirror its
-    /// preferred interface reaches (the content's mirrors in the scenario's
-    /// order: the lab has no DNS, `support.rs`).
+    /// Starts the sessions that are due.
     pub(super) fn sessions_due(&mut self, now: Time) {
         while let Some(&s) = self.fetching.unstarted.last() {
-            let m = &self.s.model.fetches[s as usize];
-            if m.start > now {
+            if self.s.model.fetches[s as usize].start > now {
                 return;
             }
             self.fetching.unstarted.pop();
-            self.ledger(s).started_at = Some(now);
-            self.pending.push_back(Event::SessionStarted { session: s });
-            if m.policy != Policy::Default {
-                continue;
+            self.start_session(s, now);
+        }
+    }
+
+    /// Session `s` starts: the controllers hear of it, and under the default
+    /// policy it connects to the first mirror its preferred interface
+    /// reaches (the content's mirrors in the scenario's order: the lab has
+    /// no DNS, `support.rs`); a page's object over its page's pool.
+    fn start_session(&mut self, s: SessionId, now: Time) {
+        let model = self.s.model;
+        let m = &model.fetches[s as usize];
+        self.ledger(s).started_at = Some(now);
+        self.pending.push_back(Event::SessionStarted { session: s });
+        if m.policy != Policy::Default {
+            return;
+        }
+        let mirrors = &model.contents[m.content].mirrors;
+        let Some(&mirror) = mirrors.iter().find(|&&mirror| m.candidates.iter().any(|k| k.mirror == mirror && k.iface == m.prefer)) else {
+            let iface = &model.nodes[self.id as usize].interfaces[m.prefer as usize];
+            self.ledger(s).error = Some(format!("no mirror of the lookup is reachable over {iface}"));
+            return;
+        };
+        if let Some(page) = m.page {
+            if !self.page_assign(s, mirror, now) {
+                self.fetching.queues[page as usize].push_back((s, mirror));
             }
-            let mirrors = &self.s.model.contents[m.content].mirrors;
-            let chosen = mirrors.iter().find_map(|&mirror| m.candidates.iter().find(|k| k.mirror == mirror && k.iface == m.prefer));
-            let Some(conn) = chosen.map(|k| k.flow) else {
-                let iface = &self.s.model.nodes[self.id as usize].interfaces[m.prefer as usize];
-                self.ledger(s).error = Some(format!("no mirror of the lookup is reachable over {iface}"));
-                continue;
-            };
+            return;
+        }
+        let conn = m.candidates.iter().find(|k| k.mirror == mirror && k.iface == m.prefer).expect("found above").flow;
+        if let Err(e) = self.open_connection(conn, now) {
+            self.ledger(s).error = Some(e);
+            return;
+        }
+        self.ledger(s).steer(conn);
+    }
+
+    /// A browser's pool (the simulator's `world/pages.rs`): gives page
+    /// object `session` an open connection of its page to `mirror` over its
+    /// preferred interface that no unfinished object is on (a persistent
+    /// connection, RFC 9112 §9.3), else one not opened yet (at most the
+    /// per-server limit exist, §9.4). Whether it got one.
+    fn page_assign(&mut self, session: SessionId, mirror: NodeId, now: Time) -> bool {
+        let model = self.s.model;
+        let m = &model.fetches[session as usize];
+        let page = &model.pages[m.page.expect("a page's object") as usize];
+        let opened = |conn: ConnId| self.fetching.conns.contains_key(&conn);
+        let busy = |conn: ConnId| {
+            page.objects.iter().any(|o| {
+                let f = self.ledger(o.session);
+                f.current == Some(conn) && f.finished_at.is_none()
+            })
+        };
+        let mut lanes = page.pool.iter().filter(|k| k.mirror == mirror && k.iface == m.prefer).map(|k| k.flow);
+        let idle = lanes.clone().find(|&c| opened(c) && !busy(c));
+        let Some(conn) = idle.or_else(|| lanes.find(|&c| !opened(c))) else {
+            return false;
+        };
+        if !opened(conn) {
             if let Err(e) = self.open_connection(conn, now) {
-                self.ledger(s).error = Some(e);
-                continue;
+                self.ledger(session).error = Some(e);
+                return true;
             }
-            self.ledger(s).steer(conn);
+        }
+        self.ledger(session).steer(conn);
+        self.fetch_issue(session);
+        true
+    }
+
+    /// A page's object arrived in full: under the default policy the
+    /// objects waiting take the connection it freed; then the objects it
+    /// reveals start.
+    fn object_done(&mut self, session: SessionId, now: Time) {
+        let model = self.s.model;
+        let m = &model.fetches[session as usize];
+        let Some(page) = m.page else { return };
+        if m.policy == Policy::Default {
+            for (s, mirror) in std::mem::take(&mut self.fetching.queues[page as usize]) {
+                if !self.page_assign(s, mirror, now) {
+                    self.fetching.queues[page as usize].push_back((s, mirror));
+                }
+            }
+        }
+        let objects = &model.pages[page as usize].objects;
+        for s in objects.iter().map(|o| o.session).filter(|&s| model.fetches[s as usize].after == Some(session)) {
+            self.start_session(s, now);
         }
     }
 
@@ -162,16 +230,30 @@ impl<'a> Host<'a> {
         }
         let t = &f.tcp;
         let rtt = RttEstimator::new(t.initial_rto, t.min_rto, t.max_rto);
-        let c = MirrorConn { session, socket: Arc::new(socket), opened_at: now, established_at: None, closed_at: None, rtt, asks: VecDeque::new(), out: Vec::new(), read: 0 };
+        let c = MirrorConn {
+            session,
+            socket: Arc::new(socket),
+            opened_at: now,
+            established_at: None,
+            closed_at: None,
+            rtt,
+            asks: VecDeque::new(),
+            out: Vec::new(), read: 0 };
         self.fetching.conns.insert(conn, c);
         self.s.flows[conn as usize].started_ns.store(now.nanos().max(1), Ordering::Relaxed);
         Ok(())
     }
 
     /// The sessions that may send on connections whose home session is
-    /// `home`: the session alone (pages are refused on the lab, `support.rs`).
+    /// `home`: a page's objects (consecutive sessions), or the session alone.
     fn sharing(&self, home: SessionId) -> std::ops::Range<SessionId> {
-        home..home + 1
+        match self.s.model.fetches[home as usize].page {
+            Some(p) => {
+                let objects = &self.s.model.pages[p as usize].objects;
+                objects[0].session..objects[0].session + objects.len() as SessionId
+            }
+            None => home..home + 1,
+        }
     }
 
     /// Waits up to `wait` for one of the host's connections or the
@@ -314,22 +396,28 @@ impl<'a> Host<'a> {
 
     fn response_done(&mut self, session: SessionId, conn: ConnId, r: u32, first_byte_at: Time, now: Time) {
         let m = &self.s.model.fetches[session as usize];
-        let event = {
+        let (event, finished) = {
             let mut fetch = self.ledger(session);
+            let before = fetch.finished_at.is_some();
             fetch.complete(m, r, first_byte_at, now);
+            let finished = !before && fetch.finished_at.is_some();
             let req = &fetch.requests[r as usize];
-            match req.ask {
+            let event = match req.ask {
                 Ask::Range { .. } => {
                     let first_byte = req.idle_start.then(|| first_byte_at - req.sent_at);
                     Event::RequestCompleted { session, conn, pending: fetch.pending(), first_byte }
                 }
                 Ask::Probe => Event::ProbeResult { conn, rtt: now - req.sent_at },
-            }
+            };
+            (event, finished)
         };
         if let Event::ProbeResult { rtt, .. } = event {
             self.fetching.conns.get_mut(&conn).expect("open").rtt.sample(rtt);
         }
         self.pending.push_back(event);
+        if finished {
+            self.object_done(session, now);
+        }
     }
 
     /// Sends the session's next content requests on its current connection
@@ -358,6 +446,7 @@ impl<'a> Host<'a> {
     fn send_on(&mut self, conn: ConnId, session: SessionId, r: u32, request: Request) {
         let c = self.fetching.conns.get_mut(&conn).expect("open");
         request.encode(&mut c.out);
+        self.s.sent_on[conn as usize].lock().unwrap_or_else(|e| e.into_inner()).push((session, r));
         c.asks.push_back(Asked { session, request: r, off: request.off, left: request.len, first_byte_at: None });
         if let Err(e) = self.flush(conn) {
             self.s.flows[conn as usize].fail(format!("fetch client: sending a request: {e}"));

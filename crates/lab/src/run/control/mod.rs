@@ -69,6 +69,8 @@ pub struct Shared<'a> {
     pub westwood: Option<&'a crate::bpf::Westwood>,
     /// Every fetch session's ledger (`Model::fetches`), kept by its client's thread.
     pub sessions: &'a [Mutex<pathpool_sim::app::fetch::Fetch>],
+    /// By flow: the fetch requests sent on it, in order, as (session, request).
+    pub sent_on: &'a [Mutex<Vec<(control::SessionId, u32)>>],
 }
 
 /// What the controllers did: the `controller_log` rows and the lab's
