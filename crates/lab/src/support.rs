@@ -35,8 +35,8 @@
 //!   connections bound to the client's interfaces (`run/control/fetch.rs`),
 //!   answered by the mirrors (`traffic/mirror.rs`); controllers may open,
 //!   steer, probe and close them; page loads share a browser's pool of
-//!   them. A content served under a domain needs a lookup, and the lab has
-//!   no DNS yet: refused, as arrivals are.
+//!   them, and arrivals are sessions drawn over time. A content served
+//!   under a domain needs a lookup, and the lab has no DNS yet: refused.
 //! - Cells (`[[cells]]`, links with `capacity = { cell = ... }`) are
 //!   refused: the emulator times each direction on its own, and a cell's
 //!   scheduler shares one air interface among several links.
@@ -92,9 +92,6 @@ pub fn kernel_cc(cc: &str) -> &str {
 /// DNS server yet (issue 16 brings real ones).
 pub const NO_DNS: &str = "the lab runs no DNS resolvers yet: lookups exist only in the simulator";
 
-/// Why the lab refuses `[[arrivals]]`: not built on the lab yet.
-pub const ARRIVALS_SIM_ONLY: &str = "arrivals (downloads drawn over time, as fetch sessions) run in the simulator only";
-
 /// Everything in `model` the lab cannot run, one line each; empty if it can
 /// run all of it.
 pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
@@ -112,16 +109,11 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         out.push(format!("resolvers: '{}' on node '{}': {NO_DNS}", r.name, model.nodes[r.node as usize].name));
     }
     controller_refusals(model, kernel, &mut out);
-    // The sessions arrivals drew are refused as the arrivals.
-    let drawn = |s: u32| model.arrivals.iter().any(|a| a.sessions.contains(&s));
-    for (_, f) in model.fetches.iter().enumerate().filter(|&(s, _)| !drawn(s as u32)) {
+    for f in &model.fetches {
         let c = &model.contents[f.content];
         if let Some(domain) = &c.domain {
             out.push(format!("fetch '{}': content '{}' is served under '{domain}', and {NO_DNS}", f.name, c.name));
         }
-    }
-    for a in &model.arrivals {
-        out.push(format!("arrivals '{}' ({} sessions): {ARRIVALS_SIM_ONLY}", a.name, a.sessions.len()));
     }
     for u in &model.ues {
         let l = &model.links[u.link as usize];
@@ -132,8 +124,7 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         ));
     }
     let default = TcpConfig::default();
-    // The connections of arrivals' sessions are refused with the arrivals above.
-    for f in model.flows.iter().filter(|f| f.fetch.is_none_or(|s| !drawn(s))) {
+    for f in &model.flows {
         let flow = format!("flow '{}'", f.name);
         if let Some(i) = f.src_if {
             out.push(format!(
@@ -440,7 +431,7 @@ mod tests {
     }
 
     #[test]
-    fn pages_run_and_arrivals_are_refused_by_name_not_per_session() {
+    fn pages_and_arrivals_run() {
         let text = r#"
             [[contents]]
             name = "index"
@@ -460,7 +451,7 @@ mod tests {
         let n = m.arrivals[0].sessions.len();
         assert!(n > 0 && m.fetches.len() == n + 1, "{n} sessions drawn, {} in all", m.fetches.len());
         let r = refusals(&m, &kernel());
-        assert_eq!(r, vec![format!("arrivals 'users' ({n} sessions): {ARRIVALS_SIM_ONLY}")]);
+        assert_eq!(r, Vec::<String>::new());
     }
 
     #[test]

@@ -248,3 +248,51 @@ mirrors = ["s"]
     }
     assert!((l - s).abs() <= 0.15 * s, "page load sim {s:.4} s, lab {l:.4} s");
 }
+
+/// Arrivals on the lab (`[[arrivals]]`, docs/apps.md#arrivals): 200 kB
+/// downloads arriving at 4 per second over 3 s (the same draws on both
+/// planes: the scenario's seed), from one server R = 40 ms away over a
+/// 20 Mb/s link they share. Every session completes on both planes, and
+/// the mean download time is within 15 %.
+#[test]
+fn arrivals_download_as_fast_as_in_the_simulator() {
+    if !runnable("arrivals_download_as_fast_as_in_the_simulator") {
+        return;
+    }
+    let toml = r#"
+[sim]
+duration = "6s"
+[[nodes]]
+name = "phone"
+[[nodes]]
+name = "r"
+kind = "router"
+[[nodes]]
+name = "s"
+[[links]]
+a = "phone"
+b = "r"
+rate = "20Mbps"
+delay = "10ms"
+[[links]]
+a = "r"
+b = "s"
+rate = "100Mbps"
+delay = "10ms"
+[[arrivals]]
+name = "users"
+clients = ["phone"]
+mirrors = ["s"]
+rate = 4
+stop = "3s"
+size = { dist = "fixed", bytes = "200kB" }
+"#;
+    let (sim, lab) = both(toml);
+    let times = |t: &[Table]| f64s(table(t, "fetches"), "completion_s");
+    let (s, l) = (times(&sim), times(&lab));
+    let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
+    eprintln!("FIGURE lab arrivals: {} sessions; mean completion sim {:.4} s lab {:.4} s ({:+.1} %)", s.len(), mean(&s), mean(&l), 100.0 * (mean(&l) - mean(&s)) / mean(&s));
+    assert!(!s.is_empty() && s.len() == l.len());
+    assert!(s.iter().chain(&l).all(|x| x.is_finite()), "every session completes: sim {s:?} lab {l:?}");
+    assert!((mean(&l) - mean(&s)).abs() <= 0.15 * mean(&s), "sim {s:?} lab {l:?}");
+}
