@@ -31,8 +31,12 @@
 //!   flow's connection (`traffic/app.rs`): requests are messages on the
 //!   stream, answered in order by the server.
 //! - Fetch sessions (`[[fetches]]`: mirrored content over several
-//!   connections) are refused, and so are controllers that may act on them:
-//!   they run in the simulator only for now.
+//!   connections) run at their client host's thread over real TCP
+//!   connections bound to the client's interfaces (`run/control/fetch.rs`),
+//!   answered by the mirrors (`traffic/mirror.rs`); controllers may open,
+//!   steer, probe and close them; page loads share a browser's pool of
+//!   them, and arrivals are sessions drawn over time. A content served
+//!   under a domain needs a lookup, and the lab has no DNS yet: refused.
 //! - Cells (`[[cells]]`, links with `capacity = { cell = ... }`) are
 //!   refused: the emulator times each direction on its own, and a cell's
 //!   scheduler shares one air interface among several links.
@@ -43,7 +47,6 @@
 use std::collections::BTreeSet;
 use std::io;
 
-use pathpool_sim::control::action::FETCH_SIM_ONLY;
 use pathpool_sim::control::ActionKind;
 use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::tcp::{RecoveryAlgorithm, TcpConfig};
@@ -89,12 +92,6 @@ pub fn kernel_cc(cc: &str) -> &str {
 /// DNS server yet (issue 16 brings real ones).
 pub const NO_DNS: &str = "the lab runs no DNS resolvers yet: lookups exist only in the simulator";
 
-/// Why the lab refuses `[[pages]]`: a page's objects are fetch sessions.
-pub const PAGES_SIM_ONLY: &str = "page loads (objects as fetch sessions over a browser's connections) run in the simulator only";
-
-/// Why the lab refuses `[[arrivals]]`: the sessions they draw are fetch sessions.
-pub const ARRIVALS_SIM_ONLY: &str = "arrivals (downloads drawn over time, as fetch sessions) run in the simulator only";
-
 /// Everything in `model` the lab cannot run, one line each; empty if it can
 /// run all of it.
 pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
@@ -112,16 +109,11 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         out.push(format!("resolvers: '{}' on node '{}': {NO_DNS}", r.name, model.nodes[r.node as usize].name));
     }
     controller_refusals(model, kernel, &mut out);
-    // A page's objects and the sessions arrivals drew are refused as the page and the arrivals.
-    let drawn = |s: u32| model.arrivals.iter().any(|a| a.sessions.contains(&s));
-    for (_, f) in model.fetches.iter().enumerate().filter(|&(s, f)| f.page.is_none() && !drawn(s as u32)) {
-        out.push(format!("fetch '{}': {}", f.name, FETCH_SIM_ONLY));
-    }
-    for p in &model.pages {
-        out.push(format!("page '{}': {PAGES_SIM_ONLY}", p.name));
-    }
-    for a in &model.arrivals {
-        out.push(format!("arrivals '{}' ({} sessions): {ARRIVALS_SIM_ONLY}", a.name, a.sessions.len()));
+    for f in &model.fetches {
+        let c = &model.contents[f.content];
+        if let Some(domain) = &c.domain {
+            out.push(format!("fetch '{}': content '{}' is served under '{domain}', and {NO_DNS}", f.name, c.name));
+        }
     }
     for u in &model.ues {
         let l = &model.links[u.link as usize];
@@ -132,8 +124,7 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
         ));
     }
     let default = TcpConfig::default();
-    // A fetch session's connections are refused with their session above.
-    for f in model.flows.iter().filter(|f| f.fetch.is_none()) {
+    for f in &model.flows {
         let flow = format!("flow '{}'", f.name);
         if let Some(i) = f.src_if {
             out.push(format!(
@@ -239,9 +230,6 @@ fn controller_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<Str
         }
         if c.actions.contains(&ActionKind::Resolve) {
             out.push(format!("{at}: may look names up, and {}", NO_DNS));
-        }
-        if let Some(k) = c.actions.iter().find(|k| ActionKind::FETCH.contains(k)) {
-            out.push(format!("{at}: may {} ({}), and {FETCH_SIM_ONLY}", k.name().replace('_', " "), k.name()));
         }
         if let (true, Err(why)) = (c.actions.contains(&ActionKind::SetIncrement), &kernel.westwood) {
             out.push(format!("{at}: may set Westwood+'s increment coefficient, and {why}"));
@@ -412,7 +400,38 @@ mod tests {
     }
 
     #[test]
-    fn pages_and_arrivals_are_refused_by_name_not_per_session() {
+    fn fetch_sessions_and_pat_run_but_not_a_content_served_under_a_domain() {
+        let text = r#"
+            [[contents]]
+            name = "movie"
+            bytes = "1MB"
+            mirrors = ["s"]
+            [[fetches]]
+            name = "dl"
+            client = "c"
+            content = "movie"
+            policy = "controller"
+            [[controllers]]
+            host = "c"
+            kind = "pat"
+            "#;
+        assert_eq!(refusals(&model(text), &kernel()), Vec::<String>::new());
+        let dns = text.replace("mirrors = [\"s\"]", "mirrors = [\"s\"]\n            domain = \"cdn.example\"")
+            + "[[resolvers]]\nname = \"local\"\nnode = \"s\"\n[resolvers.domains.\"cdn.example\"]\nmirrors = [\"s\"]\nttl = \"60s\"\n"
+            + "[controllers.params]\nresolvers = \"local\"\n";
+        let r = refusals(&model(&dns), &kernel());
+        assert_eq!(
+            r,
+            vec![
+                format!("resolvers: 'local' on node 's': {NO_DNS}"),
+                format!("controllers[0] ('pat' on c): may look names up, and {NO_DNS}"),
+                format!("fetch 'dl': content 'movie' is served under 'cdn.example', and {NO_DNS}"),
+            ]
+        );
+    }
+
+    #[test]
+    fn pages_and_arrivals_run() {
         let text = r#"
             [[contents]]
             name = "index"
@@ -432,7 +451,7 @@ mod tests {
         let n = m.arrivals[0].sessions.len();
         assert!(n > 0 && m.fetches.len() == n + 1, "{n} sessions drawn, {} in all", m.fetches.len());
         let r = refusals(&m, &kernel());
-        assert_eq!(r, vec![format!("page 'news': {PAGES_SIM_ONLY}"), format!("arrivals 'users' ({n} sessions): {ARRIVALS_SIM_ONLY}")]);
+        assert_eq!(r, Vec::<String>::new());
     }
 
     #[test]

@@ -65,6 +65,16 @@ impl EventStream {
         }
     }
 
+    /// Whether events already received wait to be returned.
+    pub fn has_pending(&self) -> bool {
+        !self.pending.is_empty()
+    }
+
+    /// The subscription's socket, for waiting on it among others (poll(2)).
+    pub fn raw_fd(&self) -> std::os::fd::RawFd {
+        self.sock.raw_fd()
+    }
+
     /// Waits up to `timeout` for the first event that `pick` accepts,
     /// discarding the others; decoding errors are skipped.
     pub fn wait_for<T>(&mut self, timeout: Duration, mut pick: impl FnMut(&Event) -> Option<T>) -> Option<T> {

@@ -117,6 +117,10 @@ impl GenlSocket {
     }
 
     /// Waits up to `timeout` for the socket to become readable.
+    pub fn raw_fd(&self) -> std::os::fd::RawFd {
+        self.sock.as_raw_fd()
+    }
+
     pub fn wait_readable(&self, timeout: Duration) -> Result<bool, Error> {
         let mut pfd = libc::pollfd { fd: self.sock.as_raw_fd(), events: libc::POLLIN, revents: 0 };
         let ms = timeout.as_millis().min(i32::MAX as u128) as i32;

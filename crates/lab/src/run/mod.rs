@@ -49,7 +49,8 @@ use crate::traffic::info::{self, TcpInfo};
 use crate::traffic::server;
 use crate::traffic::transfer::{self, Open};
 use crate::traffic::{self, FlowState, RunClock, BASE_PORT};
-use pathpool_sim::app::{self, App};
+use pathpool_sim::app::fetch::Fetch;
+use pathpool_sim::app::{self, fetch_results, page_results, App};
 use pathpool_sim::cc::westwood::WestwoodParams;
 use pathpool_sim::cc::Params;
 use connection::Connection;
@@ -273,6 +274,8 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     let conns: Vec<Mutex<Connection>> = model.flows.iter().map(|_| Mutex::default()).collect();
     let specs: Vec<ClientSpec> = (0..model.flows.len()).map(|i| client_spec(model, &addrs, i)).collect();
     let record = Mutex::new(control::Record::default());
+    let sessions: Vec<Mutex<Fetch>> = model.fetches.iter().map(|_| Mutex::default()).collect();
+    let sent_on: Vec<Mutex<Vec<(u32, u32)>>> = model.flows.iter().map(|_| Mutex::default()).collect();
     let shared = control::Shared {
         model,
         addrs: &addrs,
@@ -285,6 +288,8 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         westwood,
         estimates: &estimates,
         mtus: &mtus,
+        sessions: &sessions,
+        sent_on: &sent_on,
     };
 
     let mut sampler = Sampler::new(model.sample_interval, model.flows.len(), model.links.len() * 2);
@@ -301,6 +306,11 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
             let (at_src, at_dst) = if f.client == f.src { (connect, accept) } else { (accept, connect) };
             let (size, stop) = (f.size, f.stop.unwrap_or(model.duration).min(model.duration));
             let quickack = !f.tcp.delayed_ack;
+            if f.fetch.is_some() {
+                // A fetch session's connection: its client host's thread opens it when asked (`control/fetch.rs`).
+                s.spawn(move || traffic::mirror::server(at_src, model, flows, i, clock));
+                continue;
+            }
             if f.app.is_some() {
                 // The application's client is the destination, its server the source.
                 let end = model.duration;
@@ -314,7 +324,10 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         let controllers: Vec<_> = hosts
             .iter()
             .zip(pm_sockets)
-            .map(|(&n, (events, pm))| s.spawn(move || control::run(shared, n, events, pm)))
+            .map(|(&n, (events, pm))| {
+                let ns = ns(n);
+                s.spawn(move || control::run(shared, n, ns, events, pm))
+            })
             .collect();
 
         let dt = model.sample_interval;
@@ -363,6 +376,19 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     }
     let links = testbed.emulator().stats();
     drop(testbed);
+    // Only runs with fetch sessions (and pages) have their tables, as in the simulator.
+    let ledgers: Vec<Fetch> = sessions.into_iter().map(|f| f.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
+    let sent_on: Vec<Vec<(u32, u32)>> = sent_on.into_iter().map(|r| r.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
+    let opened = |flow: u32| flows[flow as usize].started().is_some();
+    let fetches = (!model.fetches.is_empty()).then(|| {
+        // Requests are in the TCP byte stream: none is resent by the application.
+        let pairs: Vec<(&Fetch, u64)> = ledgers.iter().map(|f| (f, 0)).collect();
+        fetch_results::tables(model, &pairs, opened)
+    });
+    let pages = (!model.pages.is_empty()).then(|| {
+        let place = |conn: u32, ask: (u32, u32)| sent_on[conn as usize].iter().position(|&a| a == ask);
+        page_results::tables(model, |s| &ledgers[s as usize], |_| 0, opened, place)
+    });
     let conns: Vec<Connection> = conns.into_iter().map(|c| c.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
     let record = record.into_inner().unwrap_or_else(|e| e.into_inner());
     let mut out = collect::output(model, &flows, &conns, &end, &links, sampler, record, wall.elapsed().as_secs_f64());
@@ -378,6 +404,8 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         out.summary["energy"] = summary;
         out.tables.extend([table, radio_ts]);
     }
+    out.tables.extend(fetches.into_iter().flatten());
+    out.tables.extend(pages.into_iter().flatten());
     Ok(out)
 }
 

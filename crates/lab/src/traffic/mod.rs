@@ -6,7 +6,9 @@
 //! (`client`: the source, or the destination for a download) connects at
 //! the flow's start (`client.rs`); the other end listens and accepts
 //! (`server.rs`); then each end moves the data (`transfer.rs`), or, for a
-//! flow with an application, runs its session (`app.rs`). Times are
+//! flow with an application, runs its session (`app.rs`); a fetch
+//! session's connection is opened by its client host's thread
+//! (`run/control/fetch.rs`) and answered by its mirror (`mirror.rs`). Times are
 //! model time: the link emulator's clock.
 //!
 //! Every blocking call has a short time-out, so each thread sees the run's
@@ -15,7 +17,9 @@
 pub mod app;
 pub mod diag;
 pub mod client;
+pub mod content;
 pub mod info;
+pub mod mirror;
 pub mod server;
 pub mod transfer;
 

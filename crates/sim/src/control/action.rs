@@ -12,9 +12,6 @@ pub const SENDER_ONLY: &str = "this host receives the connection's data; only it
 /// Why `SetReceiveBuffer` is refused at a connection's data sender (both planes).
 pub const RECEIVER_ONLY: &str = "this host sends the connection's data; only its receiver's buffer sizes the window";
 
-/// Why the kernel lab refuses the fetch-session actions (`OpenConnection`,
-/// `CloseConnection`, `Steer`, `Probe`): it runs no fetch sessions yet.
-pub const FETCH_SIM_ONLY: &str = "fetch sessions (mirrored content over several connections) run in the simulator only";
 /// Why `CloseConnection` is refused on a session's current connection.
 pub const CURRENT_CONNECTION: &str = "it is its session's current connection: steer the session to another one first";
 /// Why `CloseConnection` is refused while responses are under way on the

@@ -84,6 +84,11 @@ pub fn build(p: &mut Params, _host: &Host) -> Built {
     // A HEAD-like request and a headers-only response (RFC 9110 §9.3.2).
     let probe_request = p.number("probe_request", 100.0, |n| n >= 1.0 && n.fract() == 0.0 && n <= 65535.0, "whole bytes, 1 to 65535") as u32;
     let probe_response = p.number("probe_response", 300.0, |n| n >= 1.0 && n.fract() == 0.0, "whole bytes, 1 or more") as u64;
+    // Lookups only where resolvers are named (a content without a domain needs none).
+    let mut actions = vec![ActionKind::ArmTimer, ActionKind::OpenConnection, ActionKind::Steer, ActionKind::Probe, ActionKind::Log];
+    if !resolvers.is_empty() {
+        actions.push(ActionKind::Resolve);
+    }
     Built {
         controller: Box::new(Pat {
             resolvers,
@@ -98,7 +103,7 @@ pub fn build(p: &mut Params, _host: &Host) -> Built {
             estimate: BTreeMap::new(),
             probing: BTreeMap::new(),
         }),
-        actions: vec![ActionKind::ArmTimer, ActionKind::Resolve, ActionKind::OpenConnection, ActionKind::Steer, ActionKind::Probe, ActionKind::Log],
+        actions,
     }
 }
 

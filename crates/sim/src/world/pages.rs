@@ -11,11 +11,10 @@
 use std::collections::VecDeque;
 
 use super::World;
-use crate::app::fetch::{Ask, Policy};
+use crate::app::fetch::Policy;
 use crate::control::SessionId;
-use crate::metrics::{Column, Table};
+use crate::metrics::Table;
 use crate::net::NodeId;
-use crate::time::Time;
 
 /// Each page's objects waiting for a connection, with their server.
 pub type Queues = Vec<VecDeque<(SessionId, NodeId)>>;
@@ -84,92 +83,9 @@ impl World<'_> {
         }
     }
 
-    /// The `pages` table (one row per page) and `page_objects` (one row per
-    /// object), at the end of the run.
+    /// The `pages` and `page_objects` tables, at the end of the run.
     pub fn page_tables(&self) -> [Table; 2] {
-        let node = |n: NodeId| self.model.nodes[n as usize].name.clone();
-        let (mut id, mut name, mut client, mut policy, mut objects, mut total) = (vec![], vec![], vec![], vec![], vec![], vec![]);
-        let (mut bytes, mut start, mut load, mut conns, mut resent, mut error) = (vec![], vec![], vec![], vec![], vec![], vec![]);
-        let (mut o_page, mut o_id, mut o_session, mut o_content, mut o_after, mut o_depth) = (vec![], vec![], vec![], vec![], vec![], vec![]);
-        let (mut o_bytes, mut o_ready, mut o_sent, mut o_first, mut o_done) = (vec![], vec![], vec![], vec![], vec![]);
-        let (mut o_flow, mut o_mirror, mut o_iface, mut o_reused) = (vec![], vec![], vec![], vec![]);
-        for (p, page) in self.model.pages.iter().enumerate() {
-            let fetch = |s: u32| &self.sessions[s as usize].fetch;
-            let model = |s: u32| &self.model.fetches[s as usize];
-            id.push(p as u32);
-            name.push(page.name.clone());
-            client.push(node(page.client));
-            policy.push(model(page.objects[0].session).policy.name().to_string());
-            objects.push(page.objects.len() as u64);
-            total.push(page.objects.iter().map(|o| model(o.session).bytes).sum::<u64>());
-            bytes.push(page.objects.iter().map(|o| fetch(o.session).bytes_done()).sum::<u64>());
-            start.push(page.start.secs());
-            // Page load time: from the page's start to the last object's last byte (PAT §VIII, Fig. 14).
-            let ends: Option<Vec<Time>> = page.objects.iter().map(|o| fetch(o.session).finished_at).collect();
-            load.push(ends.and_then(|e| e.into_iter().max()).map(|end| (end - page.start).secs()));
-            conns.push(page.pool.iter().filter(|k| self.flows[k.flow as usize].started).count() as u64);
-            resent.push(page.objects.iter().map(|o| self.sessions[o.session as usize].resent).sum::<u64>());
-            let failed = page
-                .objects
-                .iter()
-                .find_map(|o| fetch(o.session).error.as_ref().map(|e| format!("{}: {e}", self.model.contents[model(o.session).content].name)));
-            error.push(failed.unwrap_or_default());
-            for (j, o) in page.objects.iter().enumerate() {
-                let (m, f) = (model(o.session), fetch(o.session));
-                o_page.push(p as u32);
-                o_id.push(j as u32);
-                o_session.push(o.session);
-                o_content.push(self.model.contents[m.content].name.clone());
-                o_after.push(o.after.map(|a| self.model.contents[model(page.objects[a].session).content].name.clone()).unwrap_or_default());
-                o_depth.push(o.depth);
-                o_bytes.push(m.bytes);
-                o_ready.push(f.started_at.map(Time::secs));
-                // Its one content request (the whole object).
-                let (r, i) = match f.requests.iter().enumerate().find(|(_, r)| r.ask != Ask::Probe) {
-                    Some((i, r)) => (Some(r), i as u32),
-                    None => (None, 0),
-                };
-                o_sent.push(r.map(|r| r.sent_at.secs()));
-                o_first.push(r.and_then(|r| r.first_byte_at).map(Time::secs));
-                o_done.push(r.and_then(|r| r.done_at).map(Time::secs));
-                o_flow.push(r.map(|r| r.conn as u64));
-                let k = r.map(|r| *m.candidates.iter().find(|k| k.flow == r.conn).expect("a candidate of its session"));
-                o_mirror.push(k.map(|k| node(k.mirror)).unwrap_or_default());
-                o_iface.push(k.map(|k| self.model.nodes[page.client as usize].interfaces[k.iface as usize].clone()).unwrap_or_default());
-                // Whether an earlier request (of any object, or a probe) used its connection.
-                let c = r.map(|r| self.flows[r.conn as usize].fetch.as_ref().expect("a fetch connection"));
-                o_reused.push(c.is_some_and(|c| c.asks.iter().position(|&a| a == (o.session, i)).is_some_and(|at| at > 0)));
-            }
-        }
-        let pages = Table::new("pages")
-            .col("page_id", Column::U32(id))
-            .col("name", Column::Str(name))
-            .col("client", Column::Str(client))
-            .col("policy", Column::Str(policy))
-            .col("objects", Column::U64(objects))
-            .col("content_bytes", Column::U64(total))
-            .col("bytes", Column::U64(bytes))
-            .col("start_s", Column::F64(start))
-            .col("load_s", Column::OptF64(load))
-            .col("connections", Column::U64(conns))
-            .col("requests_resent", Column::U64(resent))
-            .col("error", Column::Str(error));
-        let objects = Table::new("page_objects")
-            .col("page_id", Column::U32(o_page))
-            .col("object", Column::U32(o_id))
-            .col("session_id", Column::U32(o_session))
-            .col("content", Column::Str(o_content))
-            .col("after", Column::Str(o_after))
-            .col("depth", Column::U32(o_depth))
-            .col("bytes", Column::U64(o_bytes))
-            .col("ready_s", Column::OptF64(o_ready))
-            .col("sent_s", Column::OptF64(o_sent))
-            .col("first_byte_s", Column::OptF64(o_first))
-            .col("done_s", Column::OptF64(o_done))
-            .col("flow_id", Column::OptU64(o_flow))
-            .col("mirror", Column::Str(o_mirror))
-            .col("interface", Column::Str(o_iface))
-            .col("reused", Column::Bool(o_reused));
-        [pages, objects]
+        let place = |conn: u32, ask: (SessionId, u32)| self.flows[conn as usize].fetch.as_ref().expect("a fetch connection").asks.iter().position(|&a| a == ask);
+        crate::app::page_results::tables(self.model, |s| &self.sessions[s as usize].fetch, |s| self.sessions[s as usize].resent, |flow| self.flows[flow as usize].started, place)
     }
 }

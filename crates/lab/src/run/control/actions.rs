@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use std::os::fd::AsRawFd;
 
-use pathpool_sim::control::action::{FETCH_SIM_ONLY, RECEIVER_ONLY, SENDER_ONLY};
+use pathpool_sim::control::action::{RECEIVER_ONLY, SENDER_ONLY};
 use pathpool_sim::control::{Action, CloseReason, ConnId, Event};
 use pathpool_sim::mptcp::sender::OpenError;
 use pathpool_sim::Time;
@@ -48,10 +48,11 @@ impl Host<'_> {
             Action::OpenSubflow { conn, local, remote, backup } => self.open(conn, local, remote, backup),
             Action::CloseSubflow { conn, subflow } => self.close(conn, subflow),
             Action::SetBackup { conn, subflow, backup } => self.set_backup(conn, subflow, backup),
-            // `support.rs` refuses fetch sessions and the controllers that may emit these.
-            Action::OpenConnection { .. } | Action::CloseConnection { .. } | Action::Steer { .. } | Action::Probe { .. } => {
-                return Err(FETCH_SIM_ONLY.into());
-            }
+            // Application-level actions, on the host's own fetch client (`fetch.rs`).
+            Action::OpenConnection { session, ref mirror, local_interface } => return self.ctl_open_connection(session, mirror, local_interface),
+            Action::CloseConnection { conn } => return self.ctl_close_connection(conn),
+            Action::Steer { session, conn } => return self.ctl_steer(session, conn),
+            Action::Probe { conn, request_bytes, response_bytes } => return self.ctl_probe(conn, request_bytes, response_bytes),
         };
         if done.is_ok() {
             let reaction = seen.elapsed().as_secs_f64();

@@ -95,7 +95,7 @@ impl Host<'_> {
     /// Tells this host's controllers that `conn` is established (and fell
     /// back to TCP), as the simulator's `World::observe`: the connection,
     /// then its initial subflow.
-    fn established(&mut self, conn: ConnId, fallback: bool) {
+    pub(super) fn established(&mut self, conn: ConnId, fallback: bool) {
         let seen = &mut self.seen[conn as usize];
         if seen.established {
             return;

@@ -24,6 +24,7 @@
 //! command returned, `Reactions`).
 
 mod actions;
+mod fetch;
 mod happenings;
 mod hints;
 mod links;
@@ -42,8 +43,10 @@ use pathpool_sim::{Model, Time};
 
 use super::connection::Connection;
 use crate::emulator::Emulator;
+use crate::netns::Netns;
 use crate::pm::{EventStream, PathManager};
 use crate::traffic::{FlowState, RunClock, POLL};
+use fetch::Fetching;
 use hints::Hints;
 use links::LinkEvents;
 
@@ -68,6 +71,10 @@ pub struct Shared<'a> {
     pub estimates: &'a super::estimate::Estimates<'a>,
     /// Each node's interface MTUs (read in its namespace), by interface index.
     pub mtus: &'a [Vec<Option<u32>>],
+    /// Every fetch session's ledger (`Model::fetches`), kept by its client's thread.
+    pub sessions: &'a [Mutex<pathpool_sim::app::fetch::Fetch>],
+    /// By flow: the fetch requests sent on it, in order, as (session, request).
+    pub sent_on: &'a [Mutex<Vec<(control::SessionId, u32)>>],
 }
 
 /// What the controllers did: the `controller_log` rows and the lab's
@@ -86,11 +93,13 @@ fn attached(model: &Model, mode: LabPathManager) -> Vec<Attached> {
     control::attach(model, flows, true)
 }
 
-/// The hosts that run a controller thread: those with controllers, and
-/// every client of an MPTCP flow (its thread keeps the subflow records).
+/// The hosts that run a controller thread: those with controllers, every
+/// client of an MPTCP flow (its thread keeps the subflow records) and every
+/// client of a fetch session (its thread runs the sessions, `fetch.rs`).
 pub fn hosts(model: &Model, mode: LabPathManager) -> BTreeSet<NodeId> {
     let clients = model.flows.iter().filter(|f| f.transport == "mptcp").map(|f| f.client);
-    attached(model, mode).iter().map(|a| a.host).chain(clients).collect()
+    let fetchers = model.fetches.iter().map(|f| f.client);
+    attached(model, mode).iter().map(|a| a.host).chain(clients).chain(fetchers).collect()
 }
 
 /// What this host's controllers were told of one of its connections.
@@ -109,6 +118,9 @@ struct Seen {
 struct Host<'a> {
     s: &'a Shared<'a>,
     id: NodeId,
+    /// The host's namespace, where its fetch connections' sockets are made.
+    ns: &'a Netns,
+    fetching: Fetching,
     instances: Vec<Attached>,
     pm: PathManager,
     /// By flow; only this host's connections are used.
@@ -125,9 +137,9 @@ struct Host<'a> {
     pending: VecDeque<Event>,
 }
 
-/// Runs host `id`'s controllers until the run stops; `events` and `pm`
-/// belong to its namespace.
-pub fn run(s: &Shared, id: NodeId, events: EventStream, pm: PathManager) -> Result<(), String> {
+/// Runs host `id`'s controllers (and fetch sessions) until the run stops;
+/// `events` and `pm` belong to its namespace `ns`.
+pub fn run<'a>(s: &'a Shared<'a>, id: NodeId, ns: &'a Netns, events: EventStream, pm: PathManager) -> Result<(), String> {
     let instances: Vec<Attached> = attached(s.model, s.mode).into_iter().filter(|a| a.host == id).collect();
     let next_sample = instances
         .iter()
@@ -136,6 +148,8 @@ pub fn run(s: &Shared, id: NodeId, events: EventStream, pm: PathManager) -> Resu
     let host = Host {
         s,
         id,
+        ns,
+        fetching: Fetching::new(s.model, id),
         instances,
         pm,
         seen: vec![Seen::default(); s.model.flows.len()],
@@ -164,6 +178,7 @@ impl Host<'_> {
             self.link_events(now);
             self.hints_due(now);
             self.timers_due(now);
+            self.sessions_due(now);
             if now >= next_check {
                 self.check_connections(now);
                 self.data_limits();
@@ -173,11 +188,20 @@ impl Host<'_> {
             self.tell_pending();
             let due = self.next_due().min(next_check);
             let wait = Duration::from_nanos(due.saturating_sub(clock.now()).nanos()).min(POLL);
-            match events.next(wait) {
+            // A host with fetch sessions waits on its connections too.
+            let event = if !self.fetching.any() {
+                events.next(wait)
+            } else if events.has_pending() || self.fetch_wait(events.raw_fd(), wait) {
+                events.next(Duration::ZERO)
+            } else {
+                None
+            };
+            match event {
                 None => {}
                 Some(Err(e)) => return Err(format!("path-manager events on {}: {e}", self.name())),
                 Some(Ok(event)) => self.on_kernel_event(event),
             }
+            self.fetch_io();
             self.tell_pending();
         }
         Ok(())
@@ -191,7 +215,8 @@ impl Host<'_> {
     fn next_due(&self) -> Time {
         let timers = self.timers.iter().map(|t| t.0);
         let samples = self.next_sample.iter().flatten().copied();
-        timers.chain(samples).chain(self.links.next()).chain(self.hints.next()).min().unwrap_or(Time::MAX)
+        let starts = self.next_session_start();
+        timers.chain(samples).chain(self.links.next()).chain(self.hints.next()).chain(starts).min().unwrap_or(Time::MAX)
     }
 
     /// Timers and samples are told at their model time, as in the

@@ -44,8 +44,8 @@ impl Host<'_> {
             })
             .collect();
         let connections = (0..model.flows.len() as ConnId).filter_map(|i| self.view_connection(i, now)).collect();
-        // The lab runs no fetch sessions (`support.rs`).
-        let mut view = View { now, host: node.name.clone(), device: Default::default(), interfaces, connections, sessions: Vec::new() };
+        let sessions = self.session_views();
+        let mut view = View { now, host: node.name.clone(), device: Default::default(), interfaces, connections, sessions };
         self.hints.latest.fill(&mut view);
         view
     }
@@ -61,6 +61,8 @@ impl Host<'_> {
         if !(at_src || f.dst == self.id) || !under_way {
             return None;
         }
+        // A closed fetch connection leaves the view, as in the simulator.
+        let fetch = if at_src { None } else { self.fetch_conn_view(conn).ok()? };
         let peer = if at_src { f.dst } else { f.src };
         let turn = |(l, r): (u16, u16)| if at_src { (l, r) } else { (r, l) };
         let seen = &self.seen[conn as usize];
@@ -83,7 +85,7 @@ impl Host<'_> {
             ooo_bytes: None,
             // The application's client is the flow's destination (`traffic/app.rs`).
             app: state.app.as_ref().filter(|_| !at_src).map(|a| crate::traffic::app::lock(a).view()),
-            fetch: None,
+            fetch,
             sender: None,
             subflows: Vec::new(),
         };
