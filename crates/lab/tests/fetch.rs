@@ -101,7 +101,8 @@ fn both(toml: &str) -> (Vec<Table>, Vec<Table>) {
 /// Content ranges (offset, bytes, mirror, interface, sent_s), in the order sent.
 fn ranges(t: &[Table]) -> Vec<(u64, u64, String, String, f64)> {
     let r = table(t, "fetch_requests");
-    let (kind, off, len, mirror, iface, sent) = (strs(r, "kind"), f64s(r, "offset"), f64s(r, "bytes"), strs(r, "mirror"), strs(r, "interface"), f64s(r, "sent_s"));
+    let (kind, off, len) = (strs(r, "kind"), f64s(r, "offset"), f64s(r, "bytes"));
+    let (mirror, iface, sent) = (strs(r, "mirror"), strs(r, "interface"), f64s(r, "sent_s"));
     (0..kind.len()).filter(|&i| kind[i] == "range").map(|i| (off[i] as u64, len[i] as u64, mirror[i].clone(), iface[i].clone(), sent[i])).collect()
 }
 
@@ -241,7 +242,12 @@ mirrors = ["s"]
         pathpool_sim::metrics::Column::Bool(v) => v.iter().filter(|&&b| b).count(),
         other => panic!("reused: {other:?}"),
     };
-    eprintln!("FIGURE lab page 1 + 12 objects: load sim {s:.4} s lab {l:.4} s ({:+.1} %); objects on a reused connection sim {} lab {}", 100.0 * (l - s) / s, reused(&sim), reused(&lab));
+    eprintln!(
+        "FIGURE lab page 1 + 12 objects: load sim {s:.4} s lab {l:.4} s ({:+.1} %); objects on a reused connection sim {} lab {}",
+        100.0 * (l - s) / s,
+        reused(&sim),
+        reused(&lab)
+    );
     for t in [&sim, &lab] {
         let p = table(t, "pages");
         assert_eq!((f64s(p, "bytes"), f64s(p, "connections"), strs(p, "error")), (vec![130e3], vec![6.0], vec![String::new()]));
@@ -291,7 +297,8 @@ size = { dist = "fixed", bytes = "200kB" }
     let times = |t: &[Table]| f64s(table(t, "fetches"), "completion_s");
     let (s, l) = (times(&sim), times(&lab));
     let mean = |v: &[f64]| v.iter().sum::<f64>() / v.len() as f64;
-    eprintln!("FIGURE lab arrivals: {} sessions; mean completion sim {:.4} s lab {:.4} s ({:+.1} %)", s.len(), mean(&s), mean(&l), 100.0 * (mean(&l) - mean(&s)) / mean(&s));
+    let gap = 100.0 * (mean(&l) - mean(&s)) / mean(&s);
+    eprintln!("FIGURE lab arrivals: {} sessions; mean completion sim {:.4} s lab {:.4} s ({gap:+.1} %)", s.len(), mean(&s), mean(&l));
     assert!(!s.is_empty() && s.len() == l.len());
     assert!(s.iter().chain(&l).all(|x| x.is_finite()), "every session completes: sim {s:?} lab {l:?}");
     assert!((mean(&l) - mean(&s)).abs() <= 0.15 * mean(&s), "sim {s:?} lab {l:?}");
