@@ -20,63 +20,19 @@ mod common;
 use common::{f64s, lab, runnable, strs, table};
 use pathpool_sim::metrics::Table;
 
+const TOPOLOGY: &str = include_str!("../../sim/tests/data/phone-two-mirrors.toml");
+
+/// The simulator's fetch-test network (`crates/sim/tests/data/phone-two-mirrors.toml`)
+/// with m1's delay `m1_delay` (a TOML value) and a content of `bytes`.
 fn net(m1_delay: &str, bytes: &str, duration_s: u64) -> String {
+    let m1 = "b = \"m1\"\nrate = \"100Mbps\"\ndelay = \"5ms\"";
+    assert!(TOPOLOGY.contains(m1), "m1's link is in the template");
+    let topology = TOPOLOGY.replace(m1, &m1.replace("\"5ms\"", m1_delay));
     format!(
         r#"
 [sim]
 duration = "{duration_s}s"
-[[nodes]]
-name = "phone"
-[[nodes]]
-name = "wr"
-kind = "router"
-[[nodes]]
-name = "lr"
-kind = "router"
-[[nodes]]
-name = "core"
-kind = "router"
-[[nodes]]
-name = "m1"
-[[nodes]]
-name = "m2"
-[[links]]
-a = "phone:wlan0"
-b = "wr"
-rate = "10Mbps"
-delay = "5ms"
-queue = 4000
-[[links]]
-a = "phone:lte0"
-b = "lr"
-rate = "10Mbps"
-delay = "20ms"
-queue = 4000
-[[links]]
-a = "wr"
-b = "core"
-rate = "100Mbps"
-delay = "1ms"
-queue = 4000
-[[links]]
-a = "lr"
-b = "core"
-rate = "100Mbps"
-delay = "1ms"
-queue = 4000
-[[links]]
-a = "core"
-b = "m1"
-rate = "100Mbps"
-delay = {m1_delay}
-queue = 4000
-[[links]]
-a = "core"
-b = "m2"
-rate = "100Mbps"
-delay = "10ms"
-queue = 4000
-[[contents]]
+{topology}[[contents]]
 name = "movie"
 bytes = "{bytes}"
 mirrors = ["m1", "m2"]

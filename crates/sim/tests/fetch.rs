@@ -18,65 +18,12 @@ use pathpool_sim::control::{Action, Attached, ConnId, Controller, Event, View};
 use pathpool_sim::world::World;
 use pathpool_sim::{load, Format, Model, Time};
 
-const NET: &str = r#"
-[sim]
-duration = "20s"
-[[nodes]]
-name = "phone"
-[[nodes]]
-name = "wr"
-kind = "router"
-[[nodes]]
-name = "lr"
-kind = "router"
-[[nodes]]
-name = "core"
-kind = "router"
-[[nodes]]
-name = "m1"
-[[nodes]]
-name = "m2"
-[[links]]
-a = "phone:wlan0"
-b = "wr"
-rate = "10Mbps"
-delay = "5ms"
-queue = 4000
-[[links]]
-a = "phone:lte0"
-b = "lr"
-rate = "10Mbps"
-delay = "20ms"
-queue = 4000
-[[links]]
-a = "wr"
-b = "core"
-rate = "100Mbps"
-delay = "1ms"
-queue = 4000
-[[links]]
-a = "lr"
-b = "core"
-rate = "100Mbps"
-delay = "1ms"
-queue = 4000
-[[links]]
-a = "core"
-b = "m1"
-rate = "100Mbps"
-delay = "5ms"
-queue = 4000
-[[links]]
-a = "core"
-b = "m2"
-rate = "100Mbps"
-delay = "10ms"
-queue = 4000
-[[contents]]
-name = "movie"
-bytes = "4MB"
-mirrors = ["m1", "m2"]
-"#;
+/// The phone, two mirrors and the 4 MB content they serve.
+const NET: &str = concat!(
+    "[sim]\nduration = \"20s\"\n",
+    include_str!("data/phone-two-mirrors.toml"),
+    "[[contents]]\nname = \"movie\"\nbytes = \"4MB\"\nmirrors = [\"m1\", \"m2\"]\n"
+);
 
 fn model(text: &str) -> Model {
     load(text, Format::Toml, &source("fetch.toml"), None).unwrap_or_else(|e| panic!("{e}"))
