@@ -10,12 +10,12 @@
 
 use std::io;
 use std::net::{Ipv4Addr, SocketAddr, SocketAddrV4};
-use std::os::fd::{AsRawFd, FromRawFd, OwnedFd};
+use std::os::fd::AsRawFd;
 
-const NETLINK_SOCK_DIAG: libc::c_int = 4;
+use netlink_packet_core::{NlasIterator, NLA_TYPE_MASK, NLM_F_DUMP, NLM_F_REQUEST};
+use netlink_sys::{protocols::NETLINK_SOCK_DIAG, Socket};
+
 const SOCK_DIAG_BY_FAMILY: u16 = 20;
-const NLM_F_REQUEST: u16 = 0x1;
-const NLM_F_DUMP: u16 = 0x300;
 const NLMSG_ERROR: u16 = 2;
 const NLMSG_DONE: u16 = 3;
 const NLMSG_HDRLEN: usize = 16;
@@ -30,52 +30,41 @@ const INET_DIAG_BBRINFO: u16 = 16;
 /// A sock_diag socket of one namespace.
 #[derive(Debug)]
 pub struct Diag {
-    fd: OwnedFd,
+    sock: Socket,
 }
 
 impl Diag {
     /// Opens it in the calling thread's namespace.
     pub fn open() -> io::Result<Diag> {
-        // SAFETY: plain socket(2); the result is checked before use.
-        let fd = unsafe { libc::socket(libc::AF_NETLINK, libc::SOCK_RAW | libc::SOCK_CLOEXEC, NETLINK_SOCK_DIAG) };
-        if fd < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        // SAFETY: a fresh descriptor this function owns.
-        let fd = unsafe { OwnedFd::from_raw_fd(fd) };
+        let mut sock = Socket::new(NETLINK_SOCK_DIAG)?;
+        sock.bind_auto()?;
         let timeout = libc::timeval { tv_sec: 1, tv_usec: 0 };
         // SAFETY: a valid option of the right size; a failure only loses the bound on a read.
         unsafe {
             libc::setsockopt(
-                fd.as_raw_fd(),
+                sock.as_raw_fd(),
                 libc::SOL_SOCKET,
                 libc::SO_RCVTIMEO,
                 (&timeout as *const libc::timeval).cast(),
                 size_of::<libc::timeval>() as libc::socklen_t,
             )
         };
-        Ok(Diag { fd })
+        Ok(Diag { sock })
     }
 
     /// Every BBR socket's (local, remote) addresses and its bandwidth
     /// estimate, bytes of payload per second (`bbr_max_bw()` × MSS: the
     /// windowed maximum delivery rate).
     pub fn bbr_bandwidths(&self) -> io::Result<Vec<(SocketAddr, SocketAddr, f64)>> {
-        self.send_dump()?;
+        self.sock.send(&dump_request(), 0)?;
         let mut found = Vec::new();
-        let mut buf = vec![0u8; 32 * 1024];
         loop {
-            // SAFETY: `buf` is writable for its length.
-            let n = unsafe { libc::recv(self.fd.as_raw_fd(), buf.as_mut_ptr().cast(), buf.len(), 0) };
-            if n < 0 {
-                return Err(io::Error::last_os_error());
-            }
+            let (buf, _) = self.sock.recv_from_full()?;
             let mut at = 0;
-            let n = n as usize;
-            while at + NLMSG_HDRLEN <= n {
+            while at + NLMSG_HDRLEN <= buf.len() {
                 let len = u32::from_ne_bytes(buf[at..at + 4].try_into().expect("four bytes")) as usize;
                 let kind = u16::from_ne_bytes(buf[at + 4..at + 6].try_into().expect("two bytes"));
-                if len < NLMSG_HDRLEN || at + len > n {
+                if len < NLMSG_HDRLEN || at + len > buf.len() {
                     return Err(io::Error::other("sock_diag: truncated netlink message"));
                 }
                 match kind {
@@ -87,39 +76,24 @@ impl Diag {
                     SOCK_DIAG_BY_FAMILY => found.extend(bbr_of(&buf[at + NLMSG_HDRLEN..at + len])),
                     _ => {}
                 }
-                at += align4(len);
+                at += (len + 3) & !3;
             }
         }
     }
+}
 
-    fn send_dump(&self) -> io::Result<()> {
-        let mut req = [0u8; NLMSG_HDRLEN + 56];
-        req[0..4].copy_from_slice(&((NLMSG_HDRLEN + 56) as u32).to_ne_bytes());
-        req[4..6].copy_from_slice(&SOCK_DIAG_BY_FAMILY.to_ne_bytes());
-        req[6..8].copy_from_slice(&(NLM_F_REQUEST | NLM_F_DUMP).to_ne_bytes());
-        // struct inet_diag_req_v2: family, protocol, ext, pad, states, then a zero sockid.
-        req[16] = libc::AF_INET as u8;
-        req[17] = libc::IPPROTO_TCP as u8;
-        req[18] = 1 << (INET_DIAG_VEGASINFO - 1);
-        req[20..24].copy_from_slice(&u32::MAX.to_ne_bytes());
-        // SAFETY: `req` is readable for its length; the kernel is the destination (nl_pid 0).
-        let n = unsafe {
-            let mut kernel: libc::sockaddr_nl = std::mem::zeroed();
-            kernel.nl_family = libc::AF_NETLINK as libc::sa_family_t;
-            libc::sendto(
-                self.fd.as_raw_fd(),
-                req.as_ptr().cast(),
-                req.len(),
-                0,
-                (&kernel as *const libc::sockaddr_nl).cast(),
-                size_of::<libc::sockaddr_nl>() as libc::socklen_t,
-            )
-        };
-        if n < 0 {
-            return Err(io::Error::last_os_error());
-        }
-        Ok(())
-    }
+/// A dump of the namespace's IPv4 TCP sockets in every state, with their congestion control's info.
+fn dump_request() -> [u8; NLMSG_HDRLEN + 56] {
+    let mut req = [0u8; NLMSG_HDRLEN + 56];
+    req[0..4].copy_from_slice(&((NLMSG_HDRLEN + 56) as u32).to_ne_bytes());
+    req[4..6].copy_from_slice(&SOCK_DIAG_BY_FAMILY.to_ne_bytes());
+    req[6..8].copy_from_slice(&(NLM_F_REQUEST | NLM_F_DUMP).to_ne_bytes());
+    // struct inet_diag_req_v2: family, protocol, ext, pad, states, then a zero sockid.
+    req[16] = libc::AF_INET as u8;
+    req[17] = libc::IPPROTO_TCP as u8;
+    req[18] = 1 << (INET_DIAG_VEGASINFO - 1);
+    req[20..24].copy_from_slice(&u32::MAX.to_ne_bytes());
+    req
 }
 
 /// The addresses and BBR bandwidth of one `inet_diag_msg` with its attributes, if it has `INET_DIAG_BBRINFO`.
@@ -132,25 +106,12 @@ fn bbr_of(msg: &[u8]) -> Option<(SocketAddr, SocketAddr, f64)> {
     let ip = |at: usize| Ipv4Addr::new(msg[at], msg[at + 1], msg[at + 2], msg[at + 3]);
     let local = SocketAddr::V4(SocketAddrV4::new(ip(8), port(4)));
     let remote = SocketAddr::V4(SocketAddrV4::new(ip(24), port(6)));
-    let mut at = DIAG_MSG_LEN;
-    while at + 4 <= msg.len() {
-        let len = u16::from_ne_bytes([msg[at], msg[at + 1]]) as usize;
-        let kind = u16::from_ne_bytes([msg[at + 2], msg[at + 3]]);
-        if len < 4 || at + len > msg.len() {
-            return None;
-        }
-        // struct tcp_bbr_info: bbr_bw_lo, bbr_bw_hi (bytes/s), bbr_min_rtt, bbr_pacing_gain, bbr_cwnd_gain.
-        if kind == INET_DIAG_BBRINFO && len >= 4 + 8 {
-            let word = |k: usize| u32::from_ne_bytes(msg[at + 4 + 4 * k..at + 8 + 4 * k].try_into().expect("four bytes")) as u64;
-            return Some((local, remote, (word(0) | word(1) << 32) as f64));
-        }
-        at += align4(len);
-    }
-    None
-}
-
-fn align4(n: usize) -> usize {
-    (n + 3) & !3
+    // struct tcp_bbr_info: bbr_bw_lo, bbr_bw_hi (bytes/s), bbr_min_rtt, bbr_pacing_gain, bbr_cwnd_gain.
+    let info = NlasIterator::new(&msg[DIAG_MSG_LEN..])
+        .map_while(Result::ok)
+        .find(|nla| nla.kind() & NLA_TYPE_MASK == INET_DIAG_BBRINFO && nla.value().len() >= 8)?;
+    let word = |k: usize| u32::from_ne_bytes(info.value()[4 * k..4 * k + 4].try_into().expect("four bytes")) as u64;
+    Some((local, remote, (word(0) | word(1) << 32) as f64))
 }
 
 #[cfg(test)]
