@@ -547,6 +547,47 @@ pub enum TopologySpec {
         /// Hosts attached to every edge router.
         hosts: Option<RocketfuelHosts>,
     },
+    /// An Internet Topology Zoo map (GraphML): one router per node, named
+    /// for its label, links `{a}-{b}`, hosts `h_{router}_{k}`.
+    Zoo {
+        /// The GraphML file: relative to the scenario, or `data:REL`.
+        file: String,
+        /// Every router-router link; its `rate` where the file gives no `LinkSpeedRaw`.
+        link: LinkParams,
+        /// How a link's delay is found.
+        #[serde(default)]
+        delay: ZooDelay,
+        /// Keep the nodes the file marks `Internal = 0` (default true).
+        #[serde(default = "yes")]
+        external: bool,
+        /// Keep only the largest connected component (default false).
+        #[serde(default)]
+        largest_component: bool,
+        /// Hosts attached to every router.
+        hosts: Option<ZooHosts>,
+    },
+}
+
+/// `delay` of the Zoo generator.
+#[derive(Debug, Clone, Copy, Default, Deserialize, PartialEq, Eq)]
+#[serde(rename_all = "snake_case")]
+pub enum ZooDelay {
+    /// `link.delay` plus the great-circle distance between the two nodes at
+    /// 2×10⁸ m/s, where the file places both; `link.delay` otherwise.
+    #[default]
+    Distance,
+    /// `link.delay` on every link.
+    Fixed,
+}
+
+/// `hosts = { ... }` of the Zoo generator.
+#[derive(Debug, Clone, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ZooHosts {
+    /// Hosts `h_{router}_0 .. h_{router}_{N-1}` on every router.
+    pub per_router: u32,
+    /// Each host's link to its router.
+    pub access: LinkParams,
 }
 
 fn yes() -> bool {

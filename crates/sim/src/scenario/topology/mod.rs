@@ -4,9 +4,11 @@
 pub mod cch;
 pub mod detour_census;
 pub mod dumbbell;
+pub mod graphml;
 pub mod ndnsim_reader;
 pub mod parking_lot;
 pub mod rocketfuel;
+pub mod zoo;
 
 use crate::scenario::error::Problems;
 use crate::scenario::spec::{DelaySpec, LinkParams, LinkSpec, NodeKind, NodeSpec, TopologySpec};
@@ -31,6 +33,9 @@ pub fn generate(t: &TopologySpec, src: &Source, nodes: &mut Vec<NodeSpec>, links
             links,
             p,
         ),
+        TopologySpec::Zoo { file, link, delay, external, largest_component, hosts } => {
+            zoo::generate(file, link, *delay, *external, *largest_component, hosts.as_ref(), src, nodes, links, p)
+        }
     }
 }
 
