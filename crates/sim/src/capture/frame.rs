@@ -30,6 +30,7 @@ const CONTROL_PROTOCOL: u8 = 253;
 /// Option bytes a TCP header can hold (RFC 9293 §3.1: data offset ≤ 15 words).
 const MAX_OPTIONS: usize = 40;
 const NOP: u8 = 1;
+const EOL: u8 = 0;
 
 /// What a flow's connection looks like on the wire.
 struct Conn {
@@ -163,7 +164,8 @@ fn tcp_options(out: &mut Vec<u8>, c: &Conn, p: &Packet) {
                 Some(d) if p.kind == Kind::Data => {
                     // The relative subflow sequence number counts the SYN as 0 (RFC 8684 §3.3.1).
                     mptcp::dss_mapping(out, d.dsn, (p.seq as u32).wrapping_add(1), p.len as u16);
-                    out.extend_from_slice(&[NOP, NOP]);
+                    // End-of-option-list and its padding (RFC 9293 §3.1) fill the header to 4 bytes.
+                    out.extend_from_slice(&[EOL, 0]);
                 }
                 Some(d) if p.kind == Kind::Ack => mptcp::dss_data_ack(out, d.data_ack),
                 _ => {}
