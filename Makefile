@@ -51,7 +51,9 @@ tshark:
 ifneq ($(TSHARK_MISSING),)
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 		echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections; \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y tshark || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y tshark; } || echo "warning: could not install tshark: the pcap test's tshark check will skip"; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y tshark || { apt-get update && apt-get install -y tshark; } || \
+			echo "warning: could not install tshark: the pcap test's tshark check will skip"; \
 	else \
 		echo "warning: tshark missing (install as root: apt-get install -y tshark): the pcap test's tshark check will skip"; \
 	fi

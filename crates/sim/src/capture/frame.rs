@@ -78,7 +78,15 @@ impl Frames {
         for r in &model.resolvers {
             resolver[r.node as usize] = true;
         }
-        Frames { addresses, conns, resolver, header_bytes: model.header_bytes, options: Vec::with_capacity(MAX_OPTIONS), zeros: Vec::new(), buf: Vec::with_capacity(256) }
+        Frames {
+            addresses,
+            conns,
+            resolver,
+            header_bytes: model.header_bytes,
+            options: Vec::with_capacity(MAX_OPTIONS),
+            zeros: Vec::new(),
+            buf: Vec::with_capacity(256),
+        }
     }
 
     /// The frame of `p` on link direction `dir` (2k + side) of scenario link k:

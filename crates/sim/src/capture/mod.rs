@@ -41,14 +41,16 @@ pub fn resolve(model: &Model, names: &[String]) -> Result<Vec<u32>, String> {
             let all: Vec<&str> = model.links.iter().map(|l| l.name.as_str()).collect();
             let more = all.len().saturating_sub(LISTED_NAMES);
             let tail = if more > 0 { format!(" and {more} more") } else { String::new() };
-            return Err(format!("--pcap: no link named '{name}' in the scenario; its links are: {}{tail}", all[..all.len().min(LISTED_NAMES)].join(", ")));
+            let listed = all[..all.len().min(LISTED_NAMES)].join(", ");
+            return Err(format!("--pcap: no link named '{name}' in the scenario; its links are: {listed}{tail}"));
         };
         if !links.contains(&(k as u32)) {
             links.push(k as u32);
         }
     }
     if model.links.len() > MAX_LINKS {
-        return Err(format!("--pcap: the scenario has {} links; the capture's address plan (a /30 of 10.0.0.0/8 per link) has room for {MAX_LINKS}", model.links.len()));
+        let n = model.links.len();
+        return Err(format!("--pcap: the scenario has {n} links; the capture's address plan (a /30 of 10.0.0.0/8 per link) has room for {MAX_LINKS}"));
     }
     Ok(links)
 }
@@ -98,7 +100,8 @@ impl Capture {
                 return Err(format!("--pcap: links '{link}' and another would both be written to {}", path.display()));
             }
             let file = File::create(&path).map_err(|e| format!("--pcap: {}: {e}", path.display()))?;
-            let header = PcapHeader { datalink: DataLink::ETHERNET, ts_resolution: TsResolution::NanoSecond, endianness: Endianness::Little, ..Default::default() };
+            let header =
+                PcapHeader { datalink: DataLink::ETHERNET, ts_resolution: TsResolution::NanoSecond, endianness: Endianness::Little, ..Default::default() };
             let writer = PcapWriter::with_header(BufWriter::new(file), header).map_err(|e| format!("--pcap: {}: {e}", path.display()))?;
             taps_of[2 * k as usize] = Some(taps.len() as u32);
             taps_of[2 * k as usize + 1] = Some(taps.len() as u32);
