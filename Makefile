@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bpf-toolchain chromium bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp pat fuzz clean
+.PHONY: run test install bpf-toolchain chromium tshark bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp pat fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -43,8 +43,24 @@ ifneq ($(CHROMIUM_MISSING),)
 	fi
 endif
 
+# The pcap export's test (tests/test_pcap.py) also reads the files with tshark: Debian's,
+# installed here when missing and root, with wireshark-common's setuid question answered
+# "no" beforehand so that it installs without asking; otherwise that test skips, saying so.
+TSHARK_MISSING := $(shell command -v tshark >/dev/null || echo tshark)
+tshark:
+ifneq ($(TSHARK_MISSING),)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		echo "wireshark-common wireshark-common/install-setuid boolean false" | debconf-set-selections; \
+		export DEBIAN_FRONTEND=noninteractive; \
+		apt-get install -y tshark || { apt-get update && apt-get install -y tshark; } || \
+			echo "warning: could not install tshark: the pcap test's tshark check will skip"; \
+	else \
+		echo "warning: tshark missing (install as root: apt-get install -y tshark): the pcap test's tshark check will skip"; \
+	fi
+endif
+
 # Rebuilds the Rust extension in place (quick when nothing changed).
-install: bpf-toolchain chromium $(VENV)/.installed
+install: bpf-toolchain chromium tshark $(VENV)/.installed
 	$(MATURIN) develop --release --skip-install
 
 run: install

@@ -8,7 +8,8 @@ import os
 import platform
 import shlex
 import sys
-from collections.abc import Callable, Iterator, Mapping
+import tempfile
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from datetime import datetime, timezone
 from importlib import metadata
@@ -152,6 +153,7 @@ def run(
     progress: bool | ProgressCallback = False,
     force: bool = False,
     plane: str = "sim",
+    pcap: str | Sequence[str] | None = None,
 ) -> Results:
     """Runs a scenario in the simulator (or, with ``plane="lab"``, on the
     kernel lab) and returns its results.
@@ -172,6 +174,13 @@ def run(
     counterpart. Features the lab cannot run are refused before anything
     starts (LabError, naming each).
 
+    ``pcap`` names scenario links (a list, or one string "LINK[,LINK]"):
+    the packets crossing each are written to ``out/LINK.pcap`` as they
+    start transmission, with synthesized Ethernet/IPv4/TCP headers
+    (docs/results.md, "pcap export"). It needs ``out`` and the simulator;
+    an unknown link is refused before the run (ScenarioError, listing the
+    scenario's links).
+
     Raises ScenarioError (a ValueError) for an invalid scenario,
     FileNotFoundError for a missing scenario or data directory,
     FileExistsError if ``out`` exists and may not be replaced,
@@ -183,29 +192,52 @@ def run(
         raise ValueError(f"unknown plane {plane!r}; use one of {', '.join(PLANES)}")
     if fmt not in FORMATS:
         raise ValueError(f"unknown results format {fmt!r}; use one of {', '.join(FORMATS)}")
+    links = _pcap_links(pcap)
+    if links and out is None:
+        raise ValueError("pcap= needs out=: the pcap files are written into the results directory")
+    if links and plane != "sim":
+        raise ValueError("pcap= is for the simulator: on the kernel lab, capture on the namespaces' interfaces instead")
     if out is not None:
         check_destination(out, force)
     source = read_scenario(scenario)
     data = resolve_data_dir(data_dir)
     started_at = datetime.now(timezone.utc)
-    with _progress_callback(progress, Path(source.source).stem) as callback:
-        runner = _core.run if plane == "sim" else _core.run_lab
-        raw = runner(source.text, source.source, source.fmt, seed=seed,
-                     data_dir=_optional_str(data), progress=callback)
-    packets = raw["summary"]["packets"]
-    if plane == "sim" and not packets["conserved"]:
-        # sent = delivered + dropped + in flight holds in every correct run.
-        raise RuntimeError(f"simulator bug: packet conservation violated in {source.source}: {packets}")
-    results = Results(
-        summary=raw["summary"],
-        tables=schema.build_tables(raw["tables"]),
-        scenario=source.text,
-        scenario_format=source.fmt,
-        run_info=_run_info(raw["stats"], source, data, started_at),
-    )
-    if out is not None:
-        write(results, out, fmt=fmt, force=force)
+    with contextlib.ExitStack() as stack:
+        pcap_dir = "."
+        if links:
+            # The pcap files are written beside the results directory, then moved into it with the tables.
+            Path(out).parent.mkdir(parents=True, exist_ok=True)
+            pcap_dir = stack.enter_context(tempfile.TemporaryDirectory(prefix=f".{Path(out).name}.pcap-",
+                                                                       dir=Path(out).parent))
+        with _progress_callback(progress, Path(source.source).stem) as callback:
+            if plane == "sim":
+                raw = _core.run(source.text, source.source, source.fmt, seed=seed, data_dir=_optional_str(data),
+                                progress=callback, pcap=links, pcap_dir=pcap_dir)
+            else:
+                raw = _core.run_lab(source.text, source.source, source.fmt, seed=seed,
+                                    data_dir=_optional_str(data), progress=callback)
+        packets = raw["summary"]["packets"]
+        if plane == "sim" and not packets["conserved"]:
+            # sent = delivered + dropped + in flight holds in every correct run.
+            raise RuntimeError(f"simulator bug: packet conservation violated in {source.source}: {packets}")
+        results = Results(
+            summary=raw["summary"],
+            tables=schema.build_tables(raw["tables"]),
+            scenario=source.text,
+            scenario_format=source.fmt,
+            run_info=_run_info(raw["stats"], source, data, started_at),
+        )
+        if out is not None:
+            write(results, out, fmt=fmt, force=force, extra_files=[Path(path) for _, path, _ in raw.get("pcap", [])])
     return results
+
+
+def _pcap_links(pcap: str | Sequence[str] | None) -> list[str]:
+    """The link names of ``pcap``: a list, or one comma-separated string."""
+    if pcap is None:
+        return []
+    names = pcap.split(",") if isinstance(pcap, str) else list(pcap)
+    return [n.strip() for n in names if n.strip()]
 
 
 def _run_info(stats: Mapping[str, Any], source: ScenarioText, data: Path | None,

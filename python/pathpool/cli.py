@@ -79,8 +79,11 @@ def main() -> None:
 @click.option("--plane", type=click.Choice(api.PLANES), default="sim", show_default=True,
               help="Where to run: the simulator, or the kernel lab (root; real Linux MPTCP in network "
                    "namespaces with emulated links, in real time).")
+@click.option("--pcap", metavar="LINK[,LINK]",
+              help="Also write the packets crossing these scenario links to OUT/LINK.pcap (simulator only; "
+                   "synthesized headers, no payload: docs/results.md).")
 def run_command(scenario: str, out_dir: Path, seed: int | None, fmt: str, force: bool, with_plot: bool,
-                data_dir: Path | None, plane: str) -> None:
+                data_dir: Path | None, plane: str, pcap: str | None) -> None:
     """Run SCENARIO and write its results to the directory OUT.
 
     SCENARIO is a scenario file or the name of a built-in scenario (see
@@ -88,11 +91,13 @@ def run_command(scenario: str, out_dir: Path, seed: int | None, fmt: str, force:
     progress bar appears if the run takes more than a second. With --plane
     lab, features the kernel lab cannot run are refused first, each named.
     """
+    if pcap and plane != "sim":
+        raise click.BadParameter("is for the simulator (--plane sim)", param_hint="--pcap")
     with _user_errors():
         api.validate(scenario, data_dir)
         try:
             results = api.run(scenario, seed=seed, out=out_dir, fmt=fmt, data_dir=data_dir,
-                              progress=True, force=force, plane=plane)
+                              progress=True, force=force, plane=plane, pcap=pcap)
         except KeyboardInterrupt:
             _console(stderr=True).print(Text("interrupted; no results written", style="red"))
             raise click.exceptions.Exit(130) from None
@@ -100,6 +105,9 @@ def run_command(scenario: str, out_dir: Path, seed: int | None, fmt: str, force:
     _print_summary(console, results)
     _warn_if_the_emulator_fell_behind(console, results)
     console.print(Text.assemble("results: ", (str(out_dir), "bold"), f" ({fmt})"))
+    if pcap:
+        for path in sorted(out_dir.glob("*.pcap")):
+            console.print(Text.assemble("pcap:    ", (str(path), "bold")))
     if with_plot:
         console.print(Text.assemble("plot:    ", (str(plots.save_plot(results, out_dir / "plot.png")), "bold")))
 

@@ -22,6 +22,7 @@ import json
 import os
 import secrets
 import shutil
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -115,13 +116,15 @@ def check_destination(out_dir: str | os.PathLike, force: bool = False) -> None:
                               f" (it has no {SUMMARY_FILE})")
 
 
-def write(results: Results, out_dir: str | os.PathLike, fmt: str = "parquet", force: bool = False) -> Path:
+def write(results: Results, out_dir: str | os.PathLike, fmt: str = "parquet", force: bool = False,
+          extra_files: Sequence[Path] = ()) -> Path:
     """Writes ``results`` to the directory ``out_dir`` and sets ``results.path``.
 
     ``fmt`` is the table file format, "parquet" or "csv". The directory is
     built next to ``out_dir`` under a temporary name and renamed into place
     once complete, so ``out_dir`` is either absent or complete, never half
-    written. An existing ``out_dir`` is refused unless ``force`` (see
+    written. ``extra_files`` (a run's pcap files) are moved into it, under
+    their own names, before it is renamed into place. An existing ``out_dir`` is refused unless ``force`` (see
     :func:`check_destination`); then it is replaced only after the new
     directory is complete. Returns the path written.
     """
@@ -134,6 +137,8 @@ def write(results: Results, out_dir: str | os.PathLike, fmt: str = "parquet", fo
     staging.mkdir()
     try:
         _write_contents(results, staging, fmt)
+        for extra in extra_files:
+            shutil.move(extra, staging / Path(extra).name)
         _move_into_place(staging, out)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

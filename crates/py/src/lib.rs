@@ -69,8 +69,12 @@ fn json_to_py<'py>(py: Python<'py>, v: &serde_json::Value) -> PyResult<Bound<'py
 }
 
 /// Runs a scenario. `progress(sim_time_s, duration_s)` is called a few times a second.
+/// With `pcap` (scenario link names) and `pcap_dir`, the packets crossing
+/// those links are written to `pcap_dir/LINK.pcap`; unknown names are
+/// refused (ScenarioError) before the run.
 #[pyfunction]
-#[pyo3(signature = (text, source, fmt = "toml", seed = None, data_dir = None, progress = None))]
+#[pyo3(signature = (text, source, fmt = "toml", seed = None, data_dir = None, progress = None, pcap = None, pcap_dir = "."))]
+#[allow(clippy::too_many_arguments)]
 fn run<'py>(
     py: Python<'py>,
     text: &str,
@@ -79,11 +83,17 @@ fn run<'py>(
     seed: Option<u64>,
     data_dir: Option<&str>,
     progress: Option<Bound<'py, PyAny>>,
+    pcap: Option<Vec<String>>,
+    pcap_dir: &str,
 ) -> PyResult<Bound<'py, PyDict>> {
     let model = load(text, source, fmt, data_dir, seed)?;
+    let capture = match pcap.filter(|p| !p.is_empty()) {
+        Some(links) => Some(pathpool_sim::capture::Capture::open(&model, &links, Path::new(pcap_dir)).map_err(ScenarioError::new_err)?),
+        None => None,
+    };
     let duration = model.duration.secs();
     let mut callback_error = None;
-    let out = pathpool_sim::run(&model, &mut |now| {
+    let (out, capture) = pathpool_sim::run::run_captured(&model, capture, &mut |now| {
         if let (Some(cb), None) = (&progress, &callback_error) {
             // Let Ctrl-C through: a pending KeyboardInterrupt surfaces here.
             if let Err(e) = py.check_signals().and_then(|_| cb.call1((now.secs(), duration)).map(|_| ())) {
@@ -98,7 +108,15 @@ fn run<'py>(
     stats.set_item("events", out.events)?;
     stats.set_item("wall_s", out.wall_s)?;
     stats.set_item("packets_delivered", out.data_packets_delivered)?;
-    result(py, out.tables, &out.summary, stats)
+    let files = PyList::empty(py);
+    if let Some(c) = capture {
+        for f in c.finish().map_err(PyRuntimeError::new_err)? {
+            files.append((f.link, f.path.display().to_string(), f.packets))?;
+        }
+    }
+    let result = result(py, out.tables, &out.summary, stats)?;
+    result.set_item("pcap", files)?;
+    Ok(result)
 }
 
 fn result<'py>(py: Python<'py>, tables: Vec<Table>, summary: &serde_json::Value, stats: Bound<'py, PyDict>) -> PyResult<Bound<'py, PyDict>> {

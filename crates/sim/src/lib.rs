@@ -6,6 +6,7 @@
 //! `run::run` (a `World` and its event loop) → result tables and summary.
 
 pub mod app;
+pub mod capture;
 pub mod cc;
 pub mod control;
 pub mod dns;

@@ -4,6 +4,7 @@ use std::time::Instant;
 
 use serde_json::json;
 
+use crate::capture::Capture;
 use crate::metrics::stats::{jain_index, mean};
 use crate::metrics::{Column, Table};
 use crate::results;
@@ -32,13 +33,23 @@ pub struct RunOutput {
 }
 
 pub fn run(model: &Model, progress: &mut dyn FnMut(Time)) -> RunOutput {
+    run_captured(model, None, progress).0
+}
+
+/// As [`run`], writing the packets of `capture`'s links as they go (`crate::capture`);
+/// returns the capture to be finished.
+pub fn run_captured(model: &Model, capture: Option<Capture>, progress: &mut dyn FnMut(Time)) -> (RunOutput, Option<Capture>) {
     let t0 = Instant::now();
     let mut world = World::new(model);
+    if let Some(c) = capture {
+        world.set_capture(c);
+    }
     let setup_s = t0.elapsed().as_secs_f64();
     let t0 = Instant::now();
     world.run(progress);
     let wall_s = t0.elapsed().as_secs_f64();
-    collect(model, world, setup_s, wall_s)
+    let capture = world.take_capture();
+    (collect(model, world, setup_s, wall_s), capture)
 }
 
 fn collect(model: &Model, mut world: World, setup_s: f64, wall_s: f64) -> RunOutput {

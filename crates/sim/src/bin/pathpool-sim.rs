@@ -1,18 +1,20 @@
-//! `pathpool-sim run SCENARIO [--seed N] [--data-dir D] [--json] [--table NAME]`
+//! `pathpool-sim run SCENARIO [--seed N] [--data-dir D] [--json] [--table NAME] [--pcap LINK[,LINK] [--pcap-dir DIR]]`
 //! `pathpool-sim validate SCENARIO [--seed N] [--data-dir D]`
 //!
 //! Runs a scenario in the simulator core alone, without Python and without
-//! writing result files: for benchmarks and quick checks. `pathpool run`
-//! (Python) is the full front end.
+//! writing result files (only the pcap files `--pcap` asks for, in
+//! `--pcap-dir`, default the current directory): for benchmarks and quick
+//! checks. `pathpool run` (Python) is the full front end.
 
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 use pathpool_sim::metrics::{Column, Table};
-use pathpool_sim::{load, run, Format, Source};
+use pathpool_sim::run::run_captured;
+use pathpool_sim::{load, Format, Source};
 
 fn usage() -> ExitCode {
-    eprintln!("usage: pathpool-sim run|validate SCENARIO.toml [--seed N] [--data-dir DIR] [--json] [--table NAME]");
+    eprintln!("usage: pathpool-sim run|validate SCENARIO.toml [--seed N] [--data-dir DIR] [--json] [--table NAME] [--pcap LINK[,LINK] [--pcap-dir DIR]]");
     ExitCode::from(2)
 }
 
@@ -28,6 +30,7 @@ fn main() -> ExitCode {
     }
     let path = PathBuf::from(&args[1]);
     let (mut seed, mut data_dir, mut json, mut table) = (None, std::env::var_os("PATHPOOL_DATA").map(PathBuf::from), false, None);
+    let (mut pcap, mut pcap_dir) = (Vec::new(), PathBuf::from("."));
     let mut rest = args[2..].iter();
     while let Some(a) = rest.next() {
         match a.as_str() {
@@ -40,6 +43,14 @@ fn main() -> ExitCode {
                 None => return usage(),
             },
             "--json" => json = true,
+            "--pcap" => match rest.next() {
+                Some(links) => pcap.extend(links.split(',').map(|l| l.trim().to_string()).filter(|l| !l.is_empty())),
+                None => return usage(),
+            },
+            "--pcap-dir" => match rest.next() {
+                Some(d) => pcap_dir = PathBuf::from(d),
+                None => return usage(),
+            },
             "--table" => match rest.next() {
                 Some(t) => table = Some(t.clone()),
                 None => return usage(),
@@ -82,7 +93,32 @@ fn main() -> ExitCode {
         );
         return ExitCode::SUCCESS;
     }
-    let out = run(&model, &mut |_| {});
+    // Unknown link names are refused here, before the run.
+    let capture = if pcap.is_empty() {
+        None
+    } else {
+        match pathpool_sim::capture::Capture::open(&model, &pcap, &pcap_dir) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                eprintln!("{e}");
+                return ExitCode::from(2);
+            }
+        }
+    };
+    let (out, capture) = run_captured(&model, capture, &mut |_| {});
+    if let Some(c) = capture {
+        match c.finish() {
+            Ok(files) => {
+                for f in files {
+                    eprintln!("pcap: {} ({} packets on link {})", f.path.display(), f.packets, f.link);
+                }
+            }
+            Err(e) => {
+                eprintln!("pcap: {e}");
+                return ExitCode::FAILURE;
+            }
+        }
+    }
     if let Some(name) = table {
         return match out.tables.iter().find(|t| t.name == name) {
             Some(t) => {

@@ -22,6 +22,7 @@ use std::rc::Rc;
 use std::time::Instant;
 
 use crate::app::{self, App};
+use crate::capture::Capture;
 use crate::endpoint::{Receiver, Sender};
 use crate::engine::{EventQueue, Seeds};
 use crate::inrpp::InterfaceShare;
@@ -146,6 +147,8 @@ pub struct World<'m> {
     pub sessions: Vec<sessions::Session>,
     /// Each page's objects waiting for a connection (`pages`).
     page_queues: pages::Queues,
+    /// The pcap export of chosen links (`--pcap`), if asked for.
+    capture: Option<Box<Capture>>,
 }
 
 impl<'m> World<'m> {
@@ -300,6 +303,7 @@ impl<'m> World<'m> {
             dns: dns::Dns::new(model.dns),
             sessions: model.fetches.iter().map(|_| Default::default()).collect(),
             page_queues: model.pages.iter().map(|_| Default::default()).collect(),
+            capture: None,
         };
         world.schedule_hints();
         world.schedule_sessions();
@@ -311,6 +315,15 @@ impl<'m> World<'m> {
             world.events.schedule(at, Event::RouterTimer { module, token });
         }
         world
+    }
+
+    /// Writes the packets crossing the capture's links as they start transmission.
+    pub fn set_capture(&mut self, capture: Capture) {
+        self.capture = Some(Box::new(capture));
+    }
+
+    pub fn take_capture(&mut self) -> Option<Capture> {
+        self.capture.take().map(|c| *c)
     }
 
     /// Runs to the end; `progress(now)` is called about five times a second of wall time.
@@ -556,6 +569,9 @@ impl<'m> World<'m> {
             self.events.schedule(self.now, Event::DataLimits);
         }
         link.stats.packets_sent += 1;
+        if let Some(c) = self.capture.as_deref_mut() {
+            c.on_tx(l, self.now, self.pool.get(id));
+        }
         if link.loss.lose(&mut link.rng) {
             link.stats.drops_loss += 1;
             self.drop_packet(id);
@@ -622,6 +638,9 @@ impl<'m> World<'m> {
             self.events.schedule(self.now, Event::DataLimits);
         }
         link.stats.packets_sent += 1;
+        if let Some(c) = self.capture.as_deref_mut() {
+            c.on_tx(l, self.now, self.pool.get(id));
+        }
         let air = self.air.as_mut().expect("cells");
         let residual = air.residual_lost(l);
         if link.loss.lose(&mut link.rng) || residual {
