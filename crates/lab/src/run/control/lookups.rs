@@ -133,7 +133,6 @@ impl Host<'_> {
         }
         // The header's ID is 16 bits (RFC 1035 §4.1.1): the query's index, modulo.
         let bytes = message::query(self.lookups.stub.queries.len() as u16, &domain)?;
-        self.dns_socket(interface)?;
         let query = Query { host: self.id, resolver: r as u32, domain, interface, asked: now, sends: 0, done: false, token: 0, reply: asker };
         let id = self.lookups.stub.start(query);
         self.lookups.messages.push(bytes);
@@ -154,11 +153,15 @@ impl Host<'_> {
         let _ = self.lookups.sockets[&q.interface].send_to(&self.lookups.messages[id as usize], to);
     }
 
-    /// The socket of interface `interface`, made in the host's namespace
-    /// and bound to its address on first use.
-    fn dns_socket(&mut self, interface: u16) -> Result<(), String> {
-        if !self.lookups.sockets.contains_key(&interface) {
-            let local = SocketAddr::new(self.s.addrs[self.id as usize][interface as usize], 0);
+    /// In a run with resolvers, a socket per interface of the host, made
+    /// in its namespace and bound to the interface's address before model
+    /// time zero, so that no lookup waits for one to be made.
+    pub(super) fn dns_sockets(&mut self) -> Result<(), String> {
+        if self.s.model.resolvers.is_empty() {
+            return Ok(());
+        }
+        for (interface, &ip) in self.s.addrs[self.id as usize].iter().enumerate() {
+            let local = SocketAddr::new(ip, 0);
             let socket = self
                 .ns
                 .run(|| -> io::Result<UdpSocket> {
@@ -168,7 +171,7 @@ impl Host<'_> {
                 })
                 .and_then(|r| r)
                 .map_err(|e| format!("DNS socket on {local}: {e}"))?;
-            self.lookups.sockets.insert(interface, socket);
+            self.lookups.sockets.insert(interface as u16, socket);
         }
         Ok(())
     }

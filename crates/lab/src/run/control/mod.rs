@@ -150,7 +150,7 @@ pub fn run<'a>(s: &'a Shared<'a>, id: NodeId, ns: &'a Netns, events: EventStream
         .iter()
         .map(|a| (a.sample_interval > Time::ZERO && a.sample_interval <= s.model.duration).then_some(a.sample_interval))
         .collect();
-    let host = Host {
+    let mut host = Host {
         s,
         id,
         ns,
@@ -166,6 +166,7 @@ pub fn run<'a>(s: &'a Shared<'a>, id: NodeId, ns: &'a Netns, events: EventStream
         hints: Hints::new(s.model, id),
         pending: VecDeque::new(),
     };
+    host.dns_sockets().map_err(|e| format!("{}: {e}", s.model.nodes[id as usize].name))?;
     host.run(events)
 }
 
