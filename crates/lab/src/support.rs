@@ -230,7 +230,8 @@ fn resolver_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<Strin
                 out.push(format!("{at}: domains.\"{domain}\".ttl {} is not whole seconds, as a TTL on the wire is (RFC 1035 §3.2.1)", zone.ttl));
             }
             if !zone.by_interface.is_empty() {
-                out.push(format!("{at}: domains.\"{domain}\".by_interface: dnsmasq answers a name the same to every client (no answers by interface on the lab)"));
+                let why = "dnsmasq answers a name the same to every client (no answers by interface on the lab)";
+                out.push(format!("{at}: domains.\"{domain}\".by_interface: {why}"));
             }
         }
     }
@@ -435,11 +436,9 @@ mod tests {
             + "[[resolvers]]\nname = \"local\"\nnode = \"s\"\n[resolvers.domains.\"cdn.example\"]\nmirrors = [\"s\"]\nttl = \"60s\"\n"
             + "[controllers.params]\nresolvers = \"local\"\n";
         assert_eq!(refusals(&model(&dns), &kernel()), Vec::<String>::new());
-        let missing = KernelFeatures { dnsmasq: Err("dnsmasq is not installed (Debian package dnsmasq-base; `make install` as root installs it)".into()), ..kernel() };
-        assert_eq!(
-            refusals(&model(&dns), &missing),
-            ["resolvers[0] ('local' on s): dnsmasq is not installed (Debian package dnsmasq-base; `make install` as root installs it)"]
-        );
+        let why = "dnsmasq is not installed (Debian package dnsmasq-base; `make install` as root installs it)";
+        let missing = KernelFeatures { dnsmasq: Err(why.into()), ..kernel() };
+        assert_eq!(refusals(&model(&dns), &missing), [format!("resolvers[0] ('local' on s): {why}")]);
     }
 
     #[test]

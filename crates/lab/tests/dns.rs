@@ -147,7 +147,8 @@ fn a_lost_query_is_sent_again_after_the_timeout() {
         return;
     }
     let down = |until: &str| {
-        NET.replace("delay = \"5ms\"\n", &format!("delay = \"5ms\"\nevents = [{{ at = \"0.5s\", state = \"down\" }}, {{ at = \"{until}\", state = \"up\" }}]\n"))
+        let events = format!("events = [{{ at = \"0.5s\", state = \"down\" }}, {{ at = \"{until}\", state = \"up\" }}]");
+        NET.replace("delay = \"5ms\"\n", &format!("delay = \"5ms\"\n{events}\n"))
     };
     let ask = lookup(r#"resolver = "op", domain = "cdn.example", interface = "wlan0", at = "1s""#);
     let (sim, lab) = both(&format!("[sim]\nduration = \"7s\"\n{}{ask}", down("2s")));

@@ -66,13 +66,18 @@ fn scenario(size_mb: u64, scheme: &str, seed: u64) -> String {
     for (k, (m, site, lo, hi)) in MIRRORS.iter().enumerate() {
         let mut draws = Draws(seed * 16 + k as u64);
         let steps = (duration / STEP_S).ceil() as usize;
-        let schedule: Vec<String> = (0..steps).map(|i| format!("[\"{}s\", \"{:.2}ms\"]", i as f64 * STEP_S, lo + (hi - lo) * draws.next())).collect();
-        s += &link(&format!("{m}-{site}"), m, site, "1Gbps", &format!("{{ schedule = [{}] }}", schedule.join(", ")), "queue = 2000");
+        let draw = |i: usize, d: f64| format!("[\"{}s\", \"{:.2}ms\"]", i as f64 * STEP_S, lo + (hi - lo) * d);
+        let schedule: Vec<String> = (0..steps).map(|i| draw(i, draws.next())).collect();
+        let delay = format!("{{ schedule = [{}] }}", schedule.join(", "));
+        s += &link(&format!("{m}-{site}"), m, site, "1Gbps", &delay, "queue = 2000");
     }
-    s += "[[resolvers]]\nname = \"local\"\nnode = \"dns\"\n[resolvers.domains.\"cdn.example\"]\nmirrors = [\"m3\", \"m4\", \"m5\", \"m1\", \"m2\"]\nttl = \"300s\"\n";
-    s += &format!("[[contents]]\nname = \"object\"\nbytes = {}\nmirrors = [\"m1\", \"m2\", \"m3\", \"m4\", \"m5\"]\ndomain = \"cdn.example\"\n", size_mb * 1_000_000);
+    s += "[[resolvers]]\nname = \"local\"\nnode = \"dns\"\n[resolvers.domains.\"cdn.example\"]\n";
+    s += "mirrors = [\"m3\", \"m4\", \"m5\", \"m1\", \"m2\"]\nttl = \"300s\"\n";
+    s += &format!("[[contents]]\nname = \"object\"\nbytes = {}\n", size_mb * 1_000_000);
+    s += "mirrors = [\"m1\", \"m2\", \"m3\", \"m4\", \"m5\"]\ndomain = \"cdn.example\"\n";
     let policy = if scheme == "pat" { "controller" } else { "default" };
-    s += &format!("[[fetches]]\nname = \"dl\"\nclient = \"phone\"\ncontent = \"object\"\nchunk = \"1MB\"\nprefer = \"wlan0\"\ntcp = {{ cc = \"cubic\" }}\npolicy = \"{policy}\"\n");
+    s += "[[fetches]]\nname = \"dl\"\nclient = \"phone\"\ncontent = \"object\"\nchunk = \"1MB\"\nprefer = \"wlan0\"\ntcp = { cc = \"cubic\" }\n";
+    s += &format!("policy = \"{policy}\"\n");
     if scheme == "pat" {
         s += "[[controllers]]\nhost = \"phone\"\nkind = \"pat\"\nsample_interval = \"0s\"\nparams = { resolvers = \"local\" }\n";
     }
@@ -101,9 +106,13 @@ fn fig11_download_times_match_the_simulator() {
             let lab = lab(&toml).unwrap_or_else(|e| panic!("{e}")).tables;
             let (s, l) = (completion(&sim), completion(&lab));
             let remaps = |t: &[Table]| f64s(table(t, "fetches"), "remaps")[0];
-            let lookups = |t: &[Table]| f64s(table(t, "dns"), "query_time_s").iter().map(|x| format!("{:.1}", 1e3 * x)).collect::<Vec<_>>().join(" ");
+            let lookups = |t: &[Table]| {
+                let ms: Vec<String> = f64s(table(t, "dns"), "query_time_s").iter().map(|x| format!("{:.1}", 1e3 * x)).collect();
+                ms.join(" ")
+            };
             eprintln!(
-                "FIGURE lab pat fig11 seed {seed} {size} MB {scheme}: download sim {s:.3} s lab {l:.3} s ({:+.1} %); remaps sim {} lab {}; lookups sim [{}] lab [{}] ms",
+                "FIGURE lab pat fig11 seed {seed} {size} MB {scheme}: download sim {s:.3} s lab {l:.3} s ({:+.1} %); \
+                 remaps sim {} lab {}; lookups sim [{}] lab [{}] ms",
                 100.0 * (l - s) / s,
                 remaps(&sim),
                 remaps(&lab),

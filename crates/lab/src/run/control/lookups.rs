@@ -60,7 +60,8 @@ pub(super) struct Lookups {
 impl Lookups {
     pub fn new(model: &pathpool_sim::Model, addrs: &[Vec<IpAddr>]) -> Lookups {
         let nodes = addrs.iter().enumerate().flat_map(|(n, a)| a.iter().map(move |&ip| (ip, n as NodeId))).collect();
-        Lookups { stub: Stub::new(model.dns), sockets: BTreeMap::new(), timeouts: Vec::new(), done: VecDeque::new(), messages: Vec::new(), nodes, buf: vec![0; 1500] }
+        let stub = Stub::new(model.dns);
+        Lookups { stub, sockets: BTreeMap::new(), timeouts: Vec::new(), done: VecDeque::new(), messages: Vec::new(), nodes, buf: vec![0; 1500] }
     }
 
     /// Whether the thread must wait on the host's DNS sockets.
