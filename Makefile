@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bpf-toolchain chromium tshark bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp pat fuzz clean
+.PHONY: run test install bpf-toolchain chromium tshark dnsmasq bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp pat fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -59,8 +59,21 @@ ifneq ($(TSHARK_MISSING),)
 	fi
 endif
 
+# The kernel lab's DNS resolvers are Debian's dnsmasq (crates/lab/src/dns/server.rs),
+# installed here when missing and root; otherwise the lab refuses [[resolvers]],
+# naming the package (docs/dns.md).
+DNSMASQ_MISSING := $(shell command -v dnsmasq >/dev/null || test -x /usr/sbin/dnsmasq || echo dnsmasq-base)
+dnsmasq:
+ifneq ($(DNSMASQ_MISSING),)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y dnsmasq-base || { apt-get update && DEBIAN_FRONTEND=noninteractive apt-get install -y dnsmasq-base; } || echo "warning: could not install dnsmasq-base: the lab will refuse [[resolvers]]"; \
+	else \
+		echo "warning: dnsmasq missing (install as root: apt-get install -y dnsmasq-base): the lab will refuse [[resolvers]]"; \
+	fi
+endif
+
 # Rebuilds the Rust extension in place (quick when nothing changed).
-install: bpf-toolchain chromium tshark $(VENV)/.installed
+install: bpf-toolchain chromium tshark dnsmasq $(VENV)/.installed
 	$(MATURIN) develop --release --skip-install
 
 run: install

@@ -3,6 +3,7 @@
 //! manager.
 
 pub mod bpf;
+pub mod dns;
 pub mod emulator;
 pub mod netns;
 pub mod pm;

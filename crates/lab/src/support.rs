@@ -35,8 +35,13 @@
 //!   connections bound to the client's interfaces (`run/control/fetch.rs`),
 //!   answered by the mirrors (`traffic/mirror.rs`); controllers may open,
 //!   steer, probe and close them; page loads share a browser's pool of
-//!   them, and arrivals are sessions drawn over time. A content served
-//!   under a domain needs a lookup, and the lab has no DNS yet: refused.
+//!   them, and arrivals are sessions drawn over time.
+//! - Resolvers (`[[resolvers]]`) are dnsmasq servers in their nodes'
+//!   namespaces and lookups real UDP queries (`dns/`, `run/control/lookups.rs`),
+//!   where dnsmasq is installed; refused: two resolvers on one node (one
+//!   server per node, on port 53), answers by interface (dnsmasq answers
+//!   by name only), and TTLs that are not whole seconds (the wire's TTL
+//!   is an integer, RFC 1035 §3.2.1).
 //! - Cells (`[[cells]]`, links with `capacity = { cell = ... }`) are
 //!   refused: the emulator times each direction on its own, and a cell's
 //!   scheduler shares one air interface among several links.
@@ -64,6 +69,8 @@ pub struct KernelFeatures {
     pub schedulers: BTreeSet<String>,
     /// Whether the lab's BPF Westwood+ can run here, else why not (`bpf::available`).
     pub westwood: Result<(), String>,
+    /// Whether dnsmasq is installed, else why not (`dns::server::dnsmasq`).
+    pub dnsmasq: Result<(), String>,
 }
 
 impl KernelFeatures {
@@ -75,6 +82,7 @@ impl KernelFeatures {
             congestion_controls: words("/proc/sys/net/ipv4/tcp_available_congestion_control")?,
             schedulers: words("/proc/sys/net/mptcp/available_schedulers").unwrap_or_default(),
             westwood: crate::bpf::available(),
+            dnsmasq: crate::dns::server::dnsmasq().map(|_| ()),
         })
     }
 }
@@ -87,10 +95,6 @@ pub fn kernel_cc(cc: &str) -> &str {
         other => other,
     }
 }
-
-/// Why the lab refuses `[[resolvers]]` and `Action::Resolve`: it runs no
-/// DNS server yet (issue 16 brings real ones).
-pub const NO_DNS: &str = "the lab runs no DNS resolvers yet: lookups exist only in the simulator";
 
 /// Everything in `model` the lab cannot run, one line each; empty if it can
 /// run all of it.
@@ -105,16 +109,8 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
             model.nodes[r.node as usize].name, r.module
         ));
     }
-    for r in &model.resolvers {
-        out.push(format!("resolvers: '{}' on node '{}': {NO_DNS}", r.name, model.nodes[r.node as usize].name));
-    }
+    resolver_refusals(model, kernel, &mut out);
     controller_refusals(model, kernel, &mut out);
-    for f in &model.fetches {
-        let c = &model.contents[f.content];
-        if let Some(domain) = &c.domain {
-            out.push(format!("fetch '{}': content '{}' is served under '{domain}', and {NO_DNS}", f.name, c.name));
-        }
-    }
     for u in &model.ues {
         let l = &model.links[u.link as usize];
         out.push(format!(
@@ -219,6 +215,28 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
     out
 }
 
+/// `[[resolvers]]` that dnsmasq cannot serve as the simulator's resolver answers (`dns/server.rs`).
+fn resolver_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<String>) {
+    for (i, r) in model.resolvers.iter().enumerate() {
+        let at = format!("resolvers[{i}] ('{}' on {})", r.name, model.nodes[r.node as usize].name);
+        if let Err(why) = &kernel.dnsmasq {
+            out.push(format!("{at}: {why}"));
+        }
+        if let Some(other) = model.resolvers[..i].iter().find(|o| o.node == r.node) {
+            out.push(format!("{at}: '{}' runs on the same node, and the lab runs one DNS server per node (port 53)", other.name));
+        }
+        for (domain, zone) in &r.zones {
+            if zone.ttl.nanos() % 1_000_000_000 != 0 {
+                out.push(format!("{at}: domains.\"{domain}\".ttl {} is not whole seconds, as a TTL on the wire is (RFC 1035 §3.2.1)", zone.ttl));
+            }
+            if !zone.by_interface.is_empty() {
+                let why = "dnsmasq answers a name the same to every client (no answers by interface on the lab)";
+                out.push(format!("{at}: domains.\"{domain}\".by_interface: {why}"));
+            }
+        }
+    }
+}
+
 /// `[[controllers]]` that may emit an action the lab cannot carry out,
 /// from the kinds each declares for its parameters.
 fn controller_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<String>) {
@@ -227,9 +245,6 @@ fn controller_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<Str
         let at = format!("controllers[{i}] ('{}' on {})", c.kind, model.nodes[c.host as usize].name);
         if c.actions.contains(&ActionKind::SetScheduler) {
             out.push(format!("{at}: may set a connection's scheduler, and the kernel has no BPF MPTCP scheduler"));
-        }
-        if c.actions.contains(&ActionKind::Resolve) {
-            out.push(format!("{at}: may look names up, and {}", NO_DNS));
         }
         if let (true, Err(why)) = (c.actions.contains(&ActionKind::SetIncrement), &kernel.westwood) {
             out.push(format!("{at}: may set Westwood+'s increment coefficient, and {why}"));
@@ -285,6 +300,7 @@ mod tests {
             congestion_controls: ["reno", "cubic", "bbr"].map(String::from).into(),
             schedulers: ["default"].map(String::from).into(),
             westwood: Err("the lab's BPF Westwood+ was not built: missing clang (Debian package clang)".into()),
+            dnsmasq: Ok(()),
         }
     }
 
@@ -400,7 +416,7 @@ mod tests {
     }
 
     #[test]
-    fn fetch_sessions_and_pat_run_but_not_a_content_served_under_a_domain() {
+    fn fetch_sessions_and_pat_run_with_resolvers_where_dnsmasq_is() {
         let text = r#"
             [[contents]]
             name = "movie"
@@ -419,15 +435,10 @@ mod tests {
         let dns = text.replace("mirrors = [\"s\"]", "mirrors = [\"s\"]\n            domain = \"cdn.example\"")
             + "[[resolvers]]\nname = \"local\"\nnode = \"s\"\n[resolvers.domains.\"cdn.example\"]\nmirrors = [\"s\"]\nttl = \"60s\"\n"
             + "[controllers.params]\nresolvers = \"local\"\n";
-        let r = refusals(&model(&dns), &kernel());
-        assert_eq!(
-            r,
-            vec![
-                format!("resolvers: 'local' on node 's': {NO_DNS}"),
-                format!("controllers[0] ('pat' on c): may look names up, and {NO_DNS}"),
-                format!("fetch 'dl': content 'movie' is served under 'cdn.example', and {NO_DNS}"),
-            ]
-        );
+        assert_eq!(refusals(&model(&dns), &kernel()), Vec::<String>::new());
+        let why = "dnsmasq is not installed (Debian package dnsmasq-base; `make install` as root installs it)";
+        let missing = KernelFeatures { dnsmasq: Err(why.into()), ..kernel() };
+        assert_eq!(refusals(&model(&dns), &missing), [format!("resolvers[0] ('local' on s): {why}")]);
     }
 
     #[test]
@@ -503,13 +514,17 @@ mod tests {
     }
 
     #[test]
-    fn resolvers_and_lookups_are_refused_until_the_lab_has_dns() {
+    fn what_dnsmasq_cannot_answer_is_refused() {
         let text = FALLBACK.replace("kind = \"rate_fallback\"\n            params = { threshold = \"1Mbps\" }", "kind = \"lookup\"\n            params = { resolver = \"s\", domain = \"cdn.example\" }")
-            + "[[resolvers]]\nnode = \"s\"\n";
+            + "[[resolvers]]\nnode = \"s\"\n[resolvers.domains.\"cdn.example\"]\nmirrors = [\"s\"]\nttl = \"1.5s\"\n"
+            + "[resolvers.domains.\"cdn.example\".by_interface]\neth1 = [\"s\"]\n"
+            + "[[resolvers]]\nname = \"again\"\nnode = \"s\"\n";
         let r = refusals(&model(&text), &kernel());
-        assert_eq!(r.len(), 2, "{r:#?}");
-        assert_eq!(r[0], format!("resolvers: 's' on node 's': {NO_DNS}"));
-        assert_eq!(r[1], format!("controllers[0] ('lookup' on c): may look names up, and {NO_DNS}"));
+        assert_eq!(r.len(), 3, "{r:#?}");
+        assert!(r[0].starts_with("resolvers[0] ('s' on s): domains.\"cdn.example\".ttl 1.5"), "{}", r[0]);
+        assert!(r[0].ends_with("is not whole seconds, as a TTL on the wire is (RFC 1035 §3.2.1)"), "{}", r[0]);
+        assert!(r[1].starts_with("resolvers[0] ('s' on s): domains.\"cdn.example\".by_interface: dnsmasq answers"), "{}", r[1]);
+        assert_eq!(r[2], "resolvers[1] ('again' on s): 's' runs on the same node, and the lab runs one DNS server per node (port 53)");
     }
 
     #[test]

@@ -6,9 +6,9 @@
 //! same `fetches` / `fetch_requests` rows and the same PAT decisions. They
 //! need root and a kernel with MPTCP, and say SKIPPED otherwise.
 //!
-//! The network is `crates/sim/tests/pat.rs`'s without its resolver (the lab
-//! has no DNS yet: the content has no domain, so sessions and PAT take the
-//! content's mirrors): the phone's wlan0 (10 Mb/s, 5 ms) and lte0
+//! The network is `crates/sim/tests/pat.rs`'s without its resolver (the
+//! content has no domain, so sessions and PAT take the content's mirrors;
+//! lookups on the lab: `tests/dns.rs`, `tests/pat.rs`): the phone's wlan0 (10 Mb/s, 5 ms) and lte0
 //! (10 Mb/s, 20 ms) reach a core router over 1 ms links; mirror m1 is 5 ms
 //! from the core (100 ms from 3 s on with `STEP`), m2 10 ms. Round trips
 //! over wlan0: m1 22 ms (212 ms after the step), m2 32 ms; over lte0 52

@@ -88,9 +88,8 @@ pub fn interfaces(model: &Model, world: &World) -> Table {
 }
 
 /// One row per DNS lookup, in the order the answers were handed back
-/// (docs/dns.md).
-pub fn dns(model: &Model, world: &World) -> Table {
-    let log = &world.dns.log;
+/// (docs/dns.md); the kernel lab's too.
+pub fn dns(model: &Model, log: &[crate::dns::Answer]) -> Table {
     let node = |n: u32| model.nodes[n as usize].name.clone();
     let col = |f: &dyn Fn(&crate::dns::Answer) -> String| Column::Str(log.iter().map(f).collect());
     Table::new("dns")

@@ -151,7 +151,7 @@ fn collect(model: &Model, mut world: World, setup_s: f64, wall_s: f64) -> RunOut
     let mut tables = vec![flows, links];
     let extra = [results::subflows(model, &world), results::interfaces(model, &world), baselines];
     // Only runs with resolvers have a `dns` table, as only those with applications have `apps`.
-    let dns = (!model.resolvers.is_empty()).then(|| results::dns(model, &world));
+    let dns = (!model.resolvers.is_empty()).then(|| results::dns(model, &world.dns.log));
     let controller_log = std::mem::take(&mut world.ctl.log).into_table(|c| model.flows[c as usize].name.clone());
     let (energy, radio_ts, energy_summary) = world.energy_results();
     if energy_summary.as_object().is_some_and(|o| !o.is_empty()) {

@@ -18,10 +18,12 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 
 use pathpool_sim::net::packet::PacketId;
+use pathpool_sim::Time;
 
 use super::clock::{self, Clock, Waiter};
 use super::direction::{Direction, DropCause};
 use super::frame::{self, Frame};
+use super::hold::Hold;
 use super::packet_socket::PacketSocket;
 use super::stats::Counters;
 
@@ -71,6 +73,8 @@ pub struct Forwarder {
     /// Largest frame the ingress interface can bring: its MTU plus the Ethernet header.
     pub frame_max: usize,
     pub model: Direction,
+    /// DNS answers out of a resolver's node wait its delay here (`hold.rs`).
+    pub hold: Option<Hold>,
     pub clock: Clock,
     pub stats: Arc<Counters>,
     pub stop: Arc<Stop>,
@@ -105,6 +109,7 @@ impl Forwarder {
             // it runs on to now (it cannot go back to an earlier time).
             let more = self.receive(&mut slots, &mut free, &mut drops)?;
             let now = self.clock.now();
+            self.release_held(now, &slots, &mut free, &mut drops);
             self.model.advance(now, &mut drops);
             self.stats.queue_level(self.model.queued());
             self.release(&mut drops, &mut free);
@@ -119,7 +124,8 @@ impl Forwarder {
             if more {
                 continue;
             }
-            let deadline = self.model.next_deadline();
+            let held = self.hold.as_ref().and_then(Hold::next_deadline);
+            let deadline = self.model.next_deadline().into_iter().chain(held).min();
             if deadline.is_some_and(|d| d <= self.clock.now()) {
                 continue;
             }
@@ -154,7 +160,14 @@ impl Forwarder {
                 Frame::Data { ip_bytes } => {
                     slot.len = len;
                     slot.ip_bytes = ip_bytes;
-                    self.model.offer(self.clock.model_time(at), id, ip_bytes, drops);
+                    let at = self.clock.model_time(at);
+                    // Answers whose hold ended before this frame came enter the link first.
+                    self.release_held(at, &*slots, free, drops);
+                    let slot = &slots[id as usize];
+                    if self.hold.as_mut().is_some_and(|h| h.take(&slot.frame[..len], at, id)) {
+                        continue;
+                    }
+                    self.model.offer(at, id, ip_bytes, drops);
                     self.stats.queue_level(self.model.queued());
                     self.release(drops, free);
                 }
@@ -174,6 +187,16 @@ impl Forwarder {
             }
             Err(e) => Err(e),
         }
+    }
+
+    /// Offers the held answers due by `now` to the link, each at the end of its hold.
+    fn release_held(&mut self, now: Time, slots: &[Slot], free: &mut Vec<PacketId>, drops: &mut Vec<(PacketId, DropCause)>) {
+        let Some(hold) = self.hold.as_mut() else { return };
+        while let Some((due, id)) = hold.pop_due(now) {
+            self.model.offer(due, id, slots[id as usize].ip_bytes, drops);
+        }
+        self.stats.queue_level(self.model.queued());
+        self.release(drops, free);
     }
 
     fn release(&self, drops: &mut Vec<(PacketId, DropCause)>, free: &mut Vec<PacketId>) {

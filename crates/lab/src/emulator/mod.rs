@@ -35,7 +35,8 @@
 //! queue, transmitter timed by `Capacity::finish_time`, propagation delay,
 //! `LossModel` drawing from the stream the simulator uses for the same
 //! direction (`link:{link}:{from}>{to}:loss` from the scenario seed), and
-//! the link's up/down events. Model time zero is the `zero` given to
+//! the link's up/down events; DNS answers leaving a resolver's node wait its
+//! delay before entering the link (`hold.rs`). Model time zero is the `zero` given to
 //! `start` (before it, the links are as at time zero).
 //! ARP and neighbour discovery bypass the model (`frame.rs`). Frames must be
 //! MTU-sized and checksummed by their sender: the testbed turns off the
@@ -45,6 +46,7 @@ mod clock;
 mod direction;
 mod forwarder;
 mod frame;
+mod hold;
 pub(crate) mod netdev;
 mod packet_socket;
 pub mod stats;
@@ -62,6 +64,7 @@ use crate::netns::Netns;
 use clock::Clock;
 use direction::Direction;
 use forwarder::{Forwarder, Stop};
+use hold::Hold;
 use packet_socket::PacketSocket;
 use stats::{Counters, DirectionStats};
 
@@ -116,6 +119,7 @@ impl Emulator {
                 tx,
                 frame_max: mtu as usize + frame::ETH_HEADER,
                 model: Direction::new(&link.dirs[d], &link.events, seeds.stream(&loss_stream(&name))),
+                hold: resolver_delay(model, if d == 0 { link.a } else { link.b }).map(Hold::new),
                 clock: emulator.clock,
                 stats: stats.clone(),
                 stop: emulator.stop.clone(),
@@ -143,6 +147,12 @@ impl Emulator {
     pub fn stats(&self) -> Vec<DirectionStats> {
         self.directions.iter().map(|r| r.stats.snapshot(&r.name)).collect()
     }
+}
+
+/// The delay of the resolver on `node`, if one with a delay runs there
+/// (the lab runs at most one per node, `support.rs`).
+fn resolver_delay(model: &Model, node: pathpool_sim::net::NodeId) -> Option<pathpool_sim::Time> {
+    model.resolvers.iter().find(|r| r.node == node).map(|r| r.delay).filter(|&d| d > pathpool_sim::Time::ZERO)
 }
 
 impl Drop for Emulator {

@@ -32,12 +32,14 @@ use std::time::{Duration, Instant};
 
 use pathpool_sim::metrics::sampler::{FlowSample, LinkSample, Sampler, SubflowSample};
 use pathpool_sim::metrics::Table;
+use pathpool_sim::results;
 use pathpool_sim::mptcp::MptcpConfig;
 use pathpool_sim::scenario::model::FlowModel;
 use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::{Model, Time};
 
 use crate::bpf::Westwood;
+use crate::dns::server::Dnsmasq;
 use crate::emulator::netdev;
 use estimate::Estimates;
 use crate::pm::{Endpoint, EndpointFlags, EventStream, Limits, PathManager};
@@ -246,6 +248,11 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         let cc = (f.client != f.src).then(|| kernel_cc(&f.tcp.cc));
         listeners.push(Some(ns(server_of(f)).run(|| server::listen(BASE_PORT + i as u16, is_mptcp(i), cc))??));
     }
+    // Each resolver's dnsmasq, serving from before model time zero (`dns/server.rs`).
+    let mut resolvers = Vec::with_capacity(model.resolvers.len());
+    for r in &model.resolvers {
+        resolvers.push(Dnsmasq::start(r, ns(r.node), &addrs[r.node as usize], &addrs).map_err(|e| Error::Failed(vec![e]))?);
+    }
     let westwood = registered.as_ref();
     let estimates = Estimates::open(model, westwood, ns)?;
     let hosts: Vec<u32> = control::hosts(model, mode).into_iter().collect();
@@ -276,6 +283,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     let record = Mutex::new(control::Record::default());
     let sessions: Vec<Mutex<Fetch>> = model.fetches.iter().map(|_| Mutex::default()).collect();
     let sent_on: Vec<Mutex<Vec<(u32, u32)>>> = model.flows.iter().map(|_| Mutex::default()).collect();
+    let dns = Mutex::new(Vec::new());
     let shared = control::Shared {
         model,
         addrs: &addrs,
@@ -290,6 +298,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         mtus: &mtus,
         sessions: &sessions,
         sent_on: &sent_on,
+        dns: &dns,
     };
 
     let mut sampler = Sampler::new(model.sample_interval, model.flows.len(), model.links.len() * 2);
@@ -375,6 +384,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         return Err(Error::Failed(errors));
     }
     let links = testbed.emulator().stats();
+    drop(resolvers);
     drop(testbed);
     // Only runs with fetch sessions (and pages) have their tables, as in the simulator.
     let ledgers: Vec<Fetch> = sessions.into_iter().map(|f| f.into_inner().unwrap_or_else(|e| e.into_inner())).collect();
@@ -403,6 +413,10 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
         let (table, radio_ts, summary) = e.finish(model.duration, model, &end.delivered);
         out.summary["energy"] = summary;
         out.tables.extend([table, radio_ts]);
+    }
+    // Only runs with resolvers have a `dns` table, as in the simulator.
+    if !model.resolvers.is_empty() {
+        out.tables.push(results::dns(model, &dns.into_inner().unwrap_or_else(|e| e.into_inner())));
     }
     out.tables.extend(fetches.into_iter().flatten());
     out.tables.extend(pages.into_iter().flatten());

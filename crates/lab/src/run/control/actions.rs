@@ -42,7 +42,7 @@ impl Host<'_> {
                 self.own(conn)?;
                 return Err(NO_SCHEDULER.into());
             }
-            Action::Resolve { .. } => return Err(crate::support::NO_DNS.into()),
+            Action::Resolve { ref resolver, ref domain, interface } => return self.ctl_resolve(resolver, domain, interface),
             Action::SetIncrement { conn, subflow, a } => self.set_increment(conn, subflow, a),
             Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(conn, bytes),
             Action::OpenSubflow { conn, local, remote, backup } => self.open(conn, local, remote, backup),

@@ -39,6 +39,7 @@ use pathpool_sim::tcp::rtt::RttEstimator;
 use pathpool_sim::Time;
 
 use super::links::interface_links;
+use super::lookups::Asker;
 use super::Host;
 use crate::traffic::content;
 use crate::traffic::mirror::Request;
@@ -99,7 +100,7 @@ impl Fetching {
 }
 
 impl<'a> Host<'a> {
-    fn ledger(&self, session: SessionId) -> MutexGuard<'a, Fetch> {
+    pub(super) fn ledger(&self, session: SessionId) -> MutexGuard<'a, Fetch> {
         self.s.sessions[session as usize].lock().unwrap_or_else(|e| e.into_inner())
     }
 
@@ -119,10 +120,10 @@ impl<'a> Host<'a> {
         }
     }
 
-    /// Session `s` starts: the controllers hear of it, and under the default
-    /// policy it connects to the first mirror its preferred interface
-    /// reaches (the content's mirrors in the scenario's order: the lab has
-    /// no DNS, `support.rs`); a page's object over its page's pool.
+    /// Session `s` starts: the controllers hear of it; under the default
+    /// policy it learns the mirrors (from its resolver over its preferred
+    /// interface for a content with a domain, `lookups.rs`, else the
+    /// content's list) and connects to the first one that interface reaches.
     fn start_session(&mut self, s: SessionId, now: Time) {
         let model = self.s.model;
         let m = &model.fetches[s as usize];
@@ -131,7 +132,22 @@ impl<'a> Host<'a> {
         if m.policy != Policy::Default {
             return;
         }
-        let mirrors = &model.contents[m.content].mirrors;
+        let content = &model.contents[m.content];
+        if let (Some(domain), Some(resolver)) = (&content.domain, &m.resolver) {
+            if let Err(e) = self.lookup(resolver, domain, Some(m.prefer), Asker::Session(s)) {
+                self.ledger(s).error = Some(format!("lookup: {e}"));
+            }
+            return;
+        }
+        self.connect_default(s, &content.mirrors, now);
+    }
+
+    /// The default policy: the first of `mirrors` its preferred interface
+    /// reaches (an Android phone takes the first address of its resolver's
+    /// answer over its default network); a page's object over its page's pool.
+    pub(super) fn connect_default(&mut self, s: SessionId, mirrors: &[NodeId], now: Time) {
+        let model = self.s.model;
+        let m = &model.fetches[s as usize];
         let Some(&mirror) = mirrors.iter().find(|&&mirror| m.candidates.iter().any(|k| k.mirror == mirror && k.iface == m.prefer)) else {
             let iface = &model.nodes[self.id as usize].interfaces[m.prefer as usize];
             self.ledger(s).error = Some(format!("no mirror of the lookup is reachable over {iface}"));
@@ -256,14 +272,16 @@ impl<'a> Host<'a> {
         }
     }
 
-    /// Waits up to `wait` for one of the host's connections or the
-    /// path-manager socket `netlink` to be ready; whether `netlink` is.
+    /// Waits up to `wait` for one of the host's connections, its DNS
+    /// sockets (`lookups.rs`) or the path-manager socket `netlink` to be
+    /// ready; whether `netlink` is.
     pub(super) fn fetch_wait(&self, netlink: RawFd, wait: Duration) -> bool {
         let mut fds = vec![libc::pollfd { fd: netlink, events: libc::POLLIN, revents: 0 }];
         for c in self.fetching.conns.values().filter(|c| c.closed_at.is_none()) {
             let out = if c.established_at.is_none() || !c.out.is_empty() { libc::POLLOUT } else { 0 };
             fds.push(libc::pollfd { fd: c.socket.as_raw_fd(), events: libc::POLLIN | out, revents: 0 });
         }
+        fds.extend(self.lookups.fds().map(|fd| libc::pollfd { fd, events: libc::POLLIN, revents: 0 }));
         let ms = wait.as_nanos().div_ceil(1_000_000).min(i32::MAX as u128) as i32;
         // SAFETY: `fds` is valid for the duration of the call.
         let n = unsafe { libc::poll(fds.as_mut_ptr(), fds.len() as libc::nfds_t, ms) };

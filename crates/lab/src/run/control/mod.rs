@@ -28,6 +28,7 @@ mod fetch;
 mod happenings;
 mod hints;
 mod links;
+mod lookups;
 mod view;
 
 use std::collections::{BTreeSet, VecDeque};
@@ -49,6 +50,7 @@ use crate::traffic::{FlowState, RunClock, POLL};
 use fetch::Fetching;
 use hints::Hints;
 use links::LinkEvents;
+use lookups::Lookups;
 
 /// How often a host's thread looks at its sockets (connections that
 /// connected or finished, byte thresholds).
@@ -75,6 +77,8 @@ pub struct Shared<'a> {
     pub sessions: &'a [Mutex<pathpool_sim::app::fetch::Fetch>],
     /// By flow: the fetch requests sent on it, in order, as (session, request).
     pub sent_on: &'a [Mutex<Vec<(control::SessionId, u32)>>],
+    /// Every lookup's answer, in the order handed back: the `dns` table.
+    pub dns: &'a Mutex<Vec<pathpool_sim::dns::Answer>>,
 }
 
 /// What the controllers did: the `controller_log` rows and the lab's
@@ -121,6 +125,7 @@ struct Host<'a> {
     /// The host's namespace, where its fetch connections' sockets are made.
     ns: &'a Netns,
     fetching: Fetching,
+    lookups: Lookups,
     instances: Vec<Attached>,
     pm: PathManager,
     /// By flow; only this host's connections are used.
@@ -145,11 +150,12 @@ pub fn run<'a>(s: &'a Shared<'a>, id: NodeId, ns: &'a Netns, events: EventStream
         .iter()
         .map(|a| (a.sample_interval > Time::ZERO && a.sample_interval <= s.model.duration).then_some(a.sample_interval))
         .collect();
-    let host = Host {
+    let mut host = Host {
         s,
         id,
         ns,
         fetching: Fetching::new(s.model, id),
+        lookups: Lookups::new(s.model, s.addrs),
         instances,
         pm,
         seen: vec![Seen::default(); s.model.flows.len()],
@@ -160,6 +166,7 @@ pub fn run<'a>(s: &'a Shared<'a>, id: NodeId, ns: &'a Netns, events: EventStream
         hints: Hints::new(s.model, id),
         pending: VecDeque::new(),
     };
+    host.dns_sockets().map_err(|e| format!("{}: {e}", s.model.nodes[id as usize].name))?;
     host.run(events)
 }
 
@@ -179,6 +186,7 @@ impl Host<'_> {
             self.hints_due(now);
             self.timers_due(now);
             self.sessions_due(now);
+            self.dns_due(now);
             if now >= next_check {
                 self.check_connections(now);
                 self.data_limits();
@@ -188,8 +196,8 @@ impl Host<'_> {
             self.tell_pending();
             let due = self.next_due().min(next_check);
             let wait = Duration::from_nanos(due.saturating_sub(clock.now()).nanos()).min(POLL);
-            // A host with fetch sessions waits on its connections too.
-            let event = if !self.fetching.any() {
+            // A host with fetch sessions or lookups waits on their sockets too.
+            let event = if !self.fetching.any() && !self.lookups.any() {
                 events.next(wait)
             } else if events.has_pending() || self.fetch_wait(events.raw_fd(), wait) {
                 events.next(Duration::ZERO)
@@ -202,6 +210,7 @@ impl Host<'_> {
                 Some(Ok(event)) => self.on_kernel_event(event),
             }
             self.fetch_io();
+            self.dns_io();
             self.tell_pending();
         }
         Ok(())
@@ -211,12 +220,13 @@ impl Host<'_> {
         &self.s.model.nodes[self.id as usize].name
     }
 
-    /// The earliest timer, sample or link event still to come.
+    /// The earliest timer, sample, link event, session start or DNS timeout still to come.
     fn next_due(&self) -> Time {
         let timers = self.timers.iter().map(|t| t.0);
         let samples = self.next_sample.iter().flatten().copied();
         let starts = self.next_session_start();
-        timers.chain(samples).chain(self.links.next()).chain(self.hints.next()).chain(starts).min().unwrap_or(Time::MAX)
+        let dns = self.lookups.next(self.s.clock.now());
+        timers.chain(samples).chain(self.links.next()).chain(self.hints.next()).chain(starts).chain(dns).min().unwrap_or(Time::MAX)
     }
 
     /// Timers and samples are told at their model time, as in the
