@@ -4,6 +4,7 @@
 pub mod cch;
 pub mod detour_census;
 pub mod dumbbell;
+pub mod fattree;
 pub mod ndnsim_reader;
 pub mod parking_lot;
 pub mod rocketfuel;
@@ -29,6 +30,10 @@ pub fn generate(t: &TopologySpec, src: &Source, nodes: &mut Vec<NodeSpec>, links
             src,
             nodes,
             links,
+            p,
+        ),
+        TopologySpec::Fattree { k, rate, delay, queue, host_queue } => fattree::generate(
+            fattree::Params { k: *k, rate: *rate, delay: *delay, queue: *queue, host_queue: *host_queue, nodes, links },
             p,
         ),
     }
