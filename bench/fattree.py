@@ -17,8 +17,8 @@ directory with exactly those three lines read from environment variables instead
 Same work on both sides: 1500-byte data packets (pathpool: 1460 payload + 40 header, htsim:
 1500), 40-byte ACKs, no SACK, no delayed ACKs, a 250 ms minimum RTO, initial window 10,
 8-packet switch queues and 1000-packet host queues, 1 µs per link. Per-host throughput counts data packets delivered in order × 1500 bytes
-over the run (htsim: its sinks' cumulative ACK at the last sample; pathpool: bytes delivered /
-1460). Differences that remain: htsim's TcpSrc starts with ssthresh 100 packets, pathpool's has
+over the run (htsim: its connections' goodput samples, which count its 1500-byte packets;
+pathpool: bytes delivered / 1460 × 1500). Differences that remain: htsim's TcpSrc starts with ssthresh 100 packets, pathpool's has
 no such setting (slow start until the first loss); htsim's switch queues drop at random (10 %) over their last 3
 packets (RandomQueue), pathpool's are drop-tail; htsim's subflows pick paths at random from all
 (k/2)² (repeats allowed), pathpool's are hashed per switch; htsim's MPTCP has no connection-level
@@ -100,37 +100,30 @@ def percentiles(xs: list[float]) -> dict:
 
 def run_htsim(binary: Path, parser: Path, k: int, transport: str, subflows: int, rate_mbps: int, duration: float, seed: int) -> dict:
     hosts = k**3 // 4
-    sample_ms = duration * 1000 / 4
-    env = dict(os.environ, HTSIM_END_S=str(duration), HTSIM_HOST_NIC_MBPS=str(rate_mbps), HTSIM_SEED=str(seed), HTSIM_SAMPLE_MS=str(sample_ms))
+    # Four rate samples, the last at `duration`: the run ends just after it.
+    env = {"HTSIM_END_S": str(duration * 1.0001), "HTSIM_HOST_NIC_MBPS": str(rate_mbps), "HTSIM_SEED": str(seed),
+           "HTSIM_SAMPLE_MS": str(duration * 1000 / 4)}
     algo = ["-sub", "1", "UNCOUPLED"] if transport == "tcp" else ["-sub", str(subflows), "COUPLED_INC"]
     with tempfile.TemporaryDirectory(prefix="htsim-fattree-") as tmp:
         log = Path(tmp) / "logout.dat"
-        argv = ["env"] + [f"{a}={b}" for a, b in env.items() if a.startswith("HTSIM_")]
+        argv = ["env"] + [f"{a}={b}" for a, b in env.items()]
         argv += [str(binary), "-nodes", str(hosts), "-conns", str(hosts), "-o", str(log)] + algo
         p = run_measured(argv, cwd=Path(tmp))
         if p.returncode != 0:
             raise BenchError(f"htsim_tcp failed ({p.returncode}): {p.stderr[-1000:]}")
         parsed = subprocess.run([str(parser), str(log), "-ascii"], capture_output=True, text=True, cwd=tmp)
-    # Lines: "<time> Type TCP_SINK ID <id> Ev RATE CAck <bytes> Rate <B/s>"; the sinks are named
-    # mtcp_sink_<src>_<subflow>_<dst>(0) in the preamble's name lines.
-    names = dict(re.findall(r"^:\s*(\S+)=(\d+)$", parsed.stdout, re.M))
-    by_id = {int(i): n for n, i in names.items()}
-    last: dict[int, tuple[float, int]] = {}
-    for m in re.finditer(r"^([\d.]+) Type TCP_SINK ID (\d+) Ev RATE CAck (\d+)", parsed.stdout, re.M):
-        t, sid, cack = float(m.group(1)), int(m.group(2)), int(m.group(3))
-        if sid not in last or t >= last[sid][0]:
-            last[sid] = (t, cack)
-    if not last:
-        raise BenchError(f"no TCP_SINK samples in htsim's log (parse_output said: {parsed.stderr[-500:]!r})")
-    per_host = [0.0] * hosts
-    t_end = max(t for t, _ in last.values())
-    for sid, (t, cack) in last.items():
-        name = by_id.get(sid, "")
-        m = re.match(r"mtcp_sink_(\d+)_\d+_\d+", name)
-        if not m:
-            raise BenchError(f"htsim sink id {sid} has no mtcp_sink_SRC_SUB_DST name (got {name!r})")
-        per_host[int(m.group(1))] += cack * 8 / t_end
-    return {"wall_s": p.wall_s, "rss_mb": p.max_rss_kb / 1024, "per_host_bps": per_host, "t_end_s": t_end}
+    # Every connection (TCP is MPTCP with one subflow in main_tcp) logs its goodput over each
+    # sample period: "<time> Type MTCP ID <id> Ev RATE A <a> Gput <bytes/s> Tput <bytes/s>".
+    # Their mean over the four equal periods is the connection's goodput over the run.
+    gput: dict[int, list[float]] = {}
+    for m in re.finditer(r"^([\d.]+) Type MTCP ID (\d+) Ev RATE A \S+ Gput (\d+)", parsed.stdout, re.M):
+        if 0 < float(m.group(1)) <= duration * 1.00005:
+            gput.setdefault(int(m.group(2)), []).append(float(m.group(3)))
+    if len(gput) != hosts or any(len(v) != 4 for v in gput.values()):
+        counts = sorted({len(v) for v in gput.values()})
+        raise BenchError(f"htsim's log has {len(gput)} connections (want {hosts}) with {counts} rate samples (want 4): {parsed.stderr[-300:]!r}")
+    per_host = [statistics.fmean(v) * 8 for v in gput.values()]
+    return {"wall_s": p.wall_s, "rss_mb": p.max_rss_kb / 1024, "per_host_bps": per_host}
 
 
 def scenario(k: int, transport: str, subflows: int, coupling: str, rate_mbps: int, duration: float, seed: int) -> str:
