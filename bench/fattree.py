@@ -15,11 +15,10 @@ directory with exactly those three lines read from environment variables instead
 (``HTSIM_SAMPLE_MS``); nothing else changes. The binaries stay in the cache, never in the repo.
 
 Same work on both sides: 1500-byte data packets (pathpool: 1460 payload + 40 header, htsim:
-1500), 40-byte ACKs, no SACK, no delayed ACKs, a 250 ms minimum RTO, initial window 10,
-8-packet switch queues and 1000-packet host queues, 1 µs per link. Per-host throughput counts data packets delivered in order × 1500 bytes
+1500), 40-byte ACKs, no SACK, no delayed ACKs, a 250 ms minimum RTO, initial window 10 and
+initial ssthresh 100 packets (htsim's TcpSrc), 8-packet switch queues and 1000-packet host queues, 1 µs per link. Per-host throughput counts data packets delivered in order × 1500 bytes
 over the run (htsim: its connections' goodput samples, which count its 1500-byte packets;
-pathpool: bytes delivered / 1460 × 1500). Differences that remain: htsim's TcpSrc starts with ssthresh 100 packets, pathpool's has
-no such setting (slow start until the first loss); htsim's switch queues drop at random (10 %) over their last 3
+pathpool: bytes delivered / 1460 × 1500). Differences that remain: htsim's switch queues drop at random (10 %) over their last 3
 packets (RandomQueue), pathpool's are drop-tail; htsim's subflows pick paths at random from all
 (k/2)² (repeats allowed), pathpool's are hashed per switch; htsim's MPTCP has no connection-level
 sequence space; htsim's main_tcp samples every queue each millisecond into its log file.
@@ -144,6 +143,7 @@ mss = {MSS}
 sack = false
 delayed_ack = false
 min_rto = "250ms"
+initial_ssthresh = 100
 rcv_buffer = "1GiB"
 
 [topology]

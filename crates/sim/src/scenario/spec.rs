@@ -350,6 +350,8 @@ pub struct TcpSpec {
     pub mss: Option<u32>,
     /// Initial window in segments (default 10, RFC 6928).
     pub initial_window: Option<u32>,
+    /// Initial slow-start threshold in segments (default: arbitrarily high, RFC 5681 §3.1).
+    pub initial_ssthresh: Option<u32>,
     /// Lower bound of the retransmission timeout (default 200 ms as in Linux).
     pub min_rto: Option<Duration>,
     /// RTO before the first RTT sample (default 1 s, RFC 6298 §2.1).
