@@ -16,12 +16,16 @@ directory with exactly those three lines read from environment variables instead
 
 Same work on both sides: 1500-byte data packets (pathpool: 1460 payload + 40 header, htsim:
 1500), 40-byte ACKs, no SACK, no delayed ACKs, a 250 ms minimum RTO, initial window 10 and
-initial ssthresh 100 packets (htsim's TcpSrc), 8-packet switch queues and 1000-packet host queues, 1 µs per link. Per-host throughput counts data packets delivered in order × 1500 bytes
+initial ssthresh 100 packets (htsim's TcpSrc), 8-packet switch queues and 1000-packet host
+queues, 1 µs per link. Per-host throughput counts data packets delivered in order × 1500 bytes
 over the run (htsim: its connections' goodput samples, which count its 1500-byte packets;
-pathpool: bytes delivered / 1460 × 1500). Differences that remain: htsim's switch queues drop at random (10 %) over their last 3
-packets (RandomQueue), pathpool's are drop-tail; htsim's subflows pick paths at random from all
-(k/2)² (repeats allowed), pathpool's are hashed per switch; htsim's MPTCP has no connection-level
-sequence space; htsim's main_tcp samples every queue each millisecond into its log file.
+pathpool: bytes delivered / 1460 × 1500; for MPTCP also each subflow's in-order bytes, the
+`pp-subfl` rows, as htsim counts them). Differences that remain: htsim's switch queues drop at
+random (10 %) over their last 3 packets (RandomQueue), pathpool's are drop-tail; htsim's
+subflows pick paths at random from all (k/2)² (repeats allowed) and all start at time 0,
+pathpool's are hashed per switch and open once the first is established; htsim's MPTCP has no
+connection-level sequence space; htsim's main_tcp samples every queue each millisecond into
+its log file.
 
 Usage: bench/fattree.py [--k 4 8] [--transports tcp mptcp] [--subflows 8] [--rate-mbps 1000]
                         [--duration 0.2] [--seed 1] [--json FILE]

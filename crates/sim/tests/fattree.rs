@@ -171,7 +171,8 @@ fn ecmp_spreads_ndiffports_subflows_over_core_switches() {
 
 #[test]
 fn permutation_runs_on_fattree_k4_with_tcp_and_mptcp() {
-    for transport in ["transport = \"tcp\"", "transport = \"mptcp\"\nmptcp = { coupling = \"olia\", path_manager = \"ndiffports\", path_manager_params = { subflows = 2 } }"] {
+    let olia = "transport = \"mptcp\"\nmptcp = { coupling = \"olia\", path_manager = \"ndiffports\", path_manager_params = { subflows = 2 } }";
+    for transport in ["transport = \"tcp\"", olia] {
         let text = fattree(4, "") + &format!("\n[[workloads]]\nkind = \"traffic_matrix\"\nmatrix = \"permutation\"\n{transport}\n");
         let out = run_toml(&text);
         let delivered = f64s(table(&out, "flows"), "bytes_delivered");
