@@ -64,7 +64,7 @@ pub struct Params<'a> {
 }
 
 pub fn generate(f: Params, p: &mut Problems) {
-    if f.k < 2 || f.k % 2 != 0 || f.k > MAX_K {
+    if f.k < 2 || !f.k.is_multiple_of(2) || f.k > MAX_K {
         p.add("topology.k", format!("must be even, from 2 to {MAX_K} (k pods of k/2 edge and k/2 aggregation switches), got {}", f.k));
         return;
     }
