@@ -99,6 +99,14 @@ bench-scale: install
 	cargo build --release -p pathpool-sim
 	$(PY) bench/scale.py --repeat 3 --json results/bench-scale/scale.json --plot results/bench-scale/scale.png
 
+# Data-centre scale: FatTree permutations (TCP, MPTCP with 8 subflows) on pathpool and on htsim's
+# own datacenter program (main_tcp.cpp, built into ~/.cache/pathpool-anchors/htsim-fattree if
+# missing), side by side with ratios (docs/performance.md). A few minutes on a quiet 2-core machine.
+.PHONY: bench-fattree
+bench-fattree:
+	cargo build --release -p pathpool-sim
+	python3 bench/fattree.py --k 4 8 --json results/bench-fattree/fattree.json
+
 # Validation figures against closed-form models and the congestion controls'
 # papers and RFCs (docs/validation.md).
 validate:

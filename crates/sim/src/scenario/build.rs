@@ -584,6 +584,11 @@ pub(super) fn resolve_tcp(base: &TcpConfig, t: &TcpSpec, field: &str, p: &mut Pr
     if let Some(v) = t.newreno_timer {
         c.newreno_timer = v;
     }
+    match t.initial_ssthresh {
+        Some(0) => p.add(format!("{field}.initial_ssthresh"), "must be at least 1 segment"),
+        Some(v) => c.initial_ssthresh = Some(v),
+        None => {}
+    }
     c
 }
 
@@ -740,7 +745,12 @@ fn expand_workload(
     p: &mut Problems,
 ) {
     let field = format!("workloads[{index}]");
-    let WorkloadSpec::PoissonPareto { name, src, dst, load, capacity, mean_size, shape, flows, start, transport, tcp } = w;
+    let (name, src, dst, load, capacity, mean_size, shape, flows, start, transport, tcp) = match w {
+        WorkloadSpec::PoissonPareto { name, src, dst, load, capacity, mean_size, shape, flows, start, transport, tcp } => {
+            (name, src, dst, load, capacity, mean_size, shape, flows, start, transport, tcp)
+        }
+        WorkloadSpec::TrafficMatrix { .. } => return expand_traffic_matrix(w, index, defaults, duration, seeds, hosts, out, p),
+    };
     check_transport(transport, &field, p);
     super::rcp::check_flow_spec(transport, tcp, &field, p);
     let tcp = resolve_tcp(defaults, tcp, &format!("{field}.tcp"), p);
@@ -814,6 +824,84 @@ fn expand_workload(
                 client_dst: false,
                 after: None,
                 mptcp: (transport == "mptcp").then(Default::default),
+                interface: None,
+            },
+        ));
+    }
+}
+
+/// A traffic matrix: one bulk flow `{name}.{host}` from every host taking
+/// part, to the host `traffic_matrix::destinations` draws for it.
+#[allow(clippy::too_many_arguments)]
+fn expand_traffic_matrix(
+    w: &WorkloadSpec,
+    index: usize,
+    defaults: &TcpConfig,
+    duration: Time,
+    seeds: &Seeds,
+    hosts: &[&str],
+    out: &mut Vec<(String, PendingFlow)>,
+    p: &mut Problems,
+) {
+    let WorkloadSpec::TrafficMatrix { name, matrix, hosts: chosen, start, stop, transport, tcp, mptcp } = w else { return };
+    let field = &format!("workloads[{index}]");
+    check_transport(transport, field, p);
+    super::rcp::check_flow_spec(transport, tcp, field, p);
+    super::mptcp::check_spec(transport, mptcp.as_ref(), field, p);
+    let tcp = resolve_tcp(defaults, tcp, &format!("{field}.tcp"), p);
+    let start = start.map_or(Time::ZERO, |s| s.0);
+    if start >= duration {
+        p.add(format!("{field}.start"), format!("{start} is not before the end of the run ({duration})"));
+    }
+    if let Some(stop) = stop.filter(|s| s.0 <= start) {
+        p.add(format!("{field}.stop"), format!("stop ({}) must be after start ({start})", stop.0));
+    }
+    let before = p.list.len();
+    let members: Vec<&str> = match chosen {
+        Some(names) => endpoint_names(names, &format!("{field}.hosts"), hosts, p),
+        None => hosts.to_vec(),
+    };
+    let mut unique = HashSet::new();
+    if let Some(twice) = members.iter().find(|h| !unique.insert(**h)) {
+        p.add(format!("{field}.hosts"), format!("'{twice}' is listed twice"));
+    }
+    if members.len() < 2 {
+        p.add(format!("{field}.hosts"), format!("a traffic matrix needs at least two hosts, got {}", members.len()));
+    }
+    if p.list.len() != before {
+        return;
+    }
+    let label = name.clone().unwrap_or_else(|| format!("w{index}"));
+    let mut rng = seeds.stream(&format!("workload:{label}"));
+    let dsts = super::traffic_matrix::destinations(*matrix, members.len(), &mut rng);
+    for (s, d) in members.iter().zip(dsts) {
+        out.push((
+            format!("{field} (host {s})"),
+            PendingFlow {
+                model: FlowModel {
+                    name: format!("{label}.{s}"),
+                    src: 0,
+                    dst: 0,
+                    client: 0,
+                    src_if: None,
+                    dst_if: None,
+                    size: None,
+                    start,
+                    after: None,
+                    stop: stop.map(|s| s.0),
+                    transport: transport.clone(),
+                    tcp: tcp.clone(),
+                    mptcp: None,
+                    forged_slow_downs: 0,
+                    inrpp_timeout_open_loop: true,
+                    app: None,
+                    fetch: None,
+                },
+                src: s.to_string(),
+                dst: members[d].to_string(),
+                client_dst: false,
+                after: None,
+                mptcp: (transport == "mptcp").then(|| mptcp.clone().unwrap_or_default()),
                 interface: None,
             },
         ));

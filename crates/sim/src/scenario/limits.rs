@@ -35,6 +35,8 @@ pub fn check(sc: &Scenario, p: &mut Problems) -> bool {
     let mut flows: u64 = sc.flows.iter().map(|f| f.count.unwrap_or(1) as u64).sum();
     flows += sc.workloads.iter().map(|w| match w {
         WorkloadSpec::PoissonPareto { flows, .. } => *flows as u64,
+        // One per host: bounded by the topology.
+        WorkloadSpec::TrafficMatrix { .. } => 0,
     }).sum::<u64>();
     if flows > MAX_FLOWS {
         p.add("flows", format!("{flows} flows (counts and workloads included); at most {MAX_FLOWS} per scenario: split the study into several runs (a sweep)"));

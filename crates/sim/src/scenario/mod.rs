@@ -19,6 +19,7 @@ pub mod resolvers;
 pub mod routers;
 pub mod spec;
 pub mod topology;
+pub mod traffic_matrix;
 
 use std::path::PathBuf;
 

@@ -350,6 +350,8 @@ pub struct TcpSpec {
     pub mss: Option<u32>,
     /// Initial window in segments (default 10, RFC 6928).
     pub initial_window: Option<u32>,
+    /// Initial slow-start threshold in segments (default: arbitrarily high, RFC 5681 §3.1).
+    pub initial_ssthresh: Option<u32>,
     /// Lower bound of the retransmission timeout (default 200 ms as in Linux).
     pub min_rto: Option<Duration>,
     /// RTO before the first RTT sample (default 1 s, RFC 6298 §2.1).
@@ -566,6 +568,22 @@ pub enum TopologySpec {
         /// Hosts attached to every router.
         hosts: Option<ZooHosts>,
     },
+    /// A k-ary FatTree (Al-Fares et al., SIGCOMM 2008, §3): k pods of k/2
+    /// edge switches `tor{t}` and k/2 aggregation switches `agg{a}`,
+    /// (k/2)² core switches `core{c}`, k³/4 hosts `h{i}` (k/2 per edge
+    /// switch). Defaults are htsim's FatTree (`datacenter/main_tcp.cpp`).
+    Fattree {
+        /// Even, from 2 to 32.
+        k: u32,
+        /// Every link (default 100 Gb/s, htsim's `HOST_NIC`).
+        rate: Option<Rate>,
+        /// Every link's one-way delay (default 1 µs, htsim's hop latency).
+        delay: Option<Duration>,
+        /// Switch output queues, packets (default 8, htsim's `memFromPkt(8)`).
+        queue: Option<u64>,
+        /// A host's own output queue, packets (default 1000, htsim's `FEEDER_BUFFER`).
+        host_queue: Option<u64>,
+    },
 }
 
 /// `delay` of the Zoo generator.
@@ -729,6 +747,25 @@ pub enum WorkloadSpec {
         transport: String,
         #[serde(default)]
         tcp: TcpSpec,
+    },
+    /// One long (bulk) flow from every host in `hosts` to another of them,
+    /// the destinations drawn from the seed by `matrix` (`scenario::traffic_matrix`).
+    TrafficMatrix {
+        name: Option<String>,
+        /// `permutation` or `random`.
+        matrix: super::traffic_matrix::Matrix,
+        /// The hosts taking part (names or patterns); default every host.
+        hosts: Option<Names>,
+        #[serde(default)]
+        start: Option<Duration>,
+        /// The flows stop sending new data at this time.
+        stop: Option<Duration>,
+        #[serde(default = "default_transport")]
+        transport: String,
+        #[serde(default)]
+        tcp: TcpSpec,
+        /// With `transport = "mptcp"`, as in a flow.
+        mptcp: Option<super::mptcp::MptcpSpec>,
     },
 }
 

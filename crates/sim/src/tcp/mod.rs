@@ -26,6 +26,8 @@ pub struct TcpConfig {
     pub cc_params: crate::cc::ParamTable,
     pub mss: u32,
     pub initial_window: u32,
+    /// Slow-start threshold at the start, segments; None: arbitrarily high (RFC 5681 §3.1).
+    pub initial_ssthresh: Option<u32>,
     pub min_rto: Time,
     pub initial_rto: Time,
     pub max_rto: Time,
@@ -51,6 +53,7 @@ impl Default for TcpConfig {
             mss: 1448,
             // RFC 6928.
             initial_window: 10,
+            initial_ssthresh: None,
             // Linux's TCP_RTO_MIN.
             min_rto: Time::from_millis(200),
             // RFC 6298 §2.1.

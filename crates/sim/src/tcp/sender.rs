@@ -167,7 +167,8 @@ impl TcpSender {
         mut cc: Box<dyn CongestionControl>,
     ) -> TcpSender {
         let mss = cfg.mss as u64;
-        let mut ccs = CcState { cwnd: cfg.initial_window as u64 * mss, ssthresh: u64::MAX, mss, ..CcState::default() };
+        let ssthresh = cfg.initial_ssthresh.map_or(u64::MAX, |s| s as u64 * mss);
+        let mut ccs = CcState { cwnd: cfg.initial_window as u64 * mss, ssthresh, mss, ..CcState::default() };
         cc.init(&mut ccs);
         TcpSender {
             flow,

@@ -18,6 +18,7 @@
 pub mod backup;
 pub mod fullmesh;
 pub mod green;
+pub mod ndiffports;
 pub mod single_path;
 
 use crate::cc::params::{ParamTable, Params};
@@ -70,11 +71,11 @@ pub trait PathManager {
 
 /// Path-manager names accepted in scenarios.
 pub fn names() -> &'static [&'static str] {
-    &["fullmesh", "backup", "single_path", "green"]
+    &["fullmesh", "backup", "single_path", "green", "ndiffports"]
 }
 
-/// Builds manager `name` with its parameters (`mptcp.path_manager_params`;
-/// only `green` takes one, `burst`). Err: (parameter, problem) pairs.
+/// Builds manager `name` with its parameters (`mptcp.path_manager_params`:
+/// `green` takes `burst`, `ndiffports` takes `subflows`). Err: (parameter, problem) pairs.
 pub fn build(name: &str, params: &ParamTable) -> Result<Box<dyn PathManager>, Vec<(String, String)>> {
     let mut p = Params::new(name, params);
     let pm: Box<dyn PathManager> = match name {
@@ -82,6 +83,12 @@ pub fn build(name: &str, params: &ParamTable) -> Result<Box<dyn PathManager>, Ve
         "backup" => Box::new(backup::BackupMode),
         "single_path" => Box::new(single_path::SinglePath),
         "green" => Box::new(green::Green { burst: p.bytes("burst", |b| b > 0, "positive").unwrap_or(green::DEFAULT_BURST) }),
+        "ndiffports" => {
+            let max = crate::mptcp::sender::MAX_OPEN_SUBFLOWS as f64;
+            let valid = |n: f64| n >= 1.0 && n <= max && n.fract() == 0.0;
+            let n = p.number("subflows", ndiffports::DEFAULT_SUBFLOWS as f64, valid, &format!("a whole number from 1 to {max}"));
+            Box::new(ndiffports::NDiffPorts { subflows: n as u32 })
+        }
         other => panic!("path manager '{other}' passed validation but is unknown"),
     };
     p.finish().map(|()| pm)

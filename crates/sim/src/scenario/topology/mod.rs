@@ -5,6 +5,7 @@ pub mod cch;
 pub mod detour_census;
 pub mod dumbbell;
 pub mod graphml;
+pub mod fattree;
 pub mod ndnsim_reader;
 pub mod parking_lot;
 pub mod rocketfuel;
@@ -36,6 +37,10 @@ pub fn generate(t: &TopologySpec, src: &Source, nodes: &mut Vec<NodeSpec>, links
         TopologySpec::Zoo { file, link, delay, external, largest_component, hosts } => {
             zoo::generate(file, link, *delay, *external, *largest_component, hosts.as_ref(), src, nodes, links, p)
         }
+        TopologySpec::Fattree { k, rate, delay, queue, host_queue } => fattree::generate(
+            fattree::Params { k: *k, rate: *rate, delay: *delay, queue: *queue, host_queue: *host_queue, nodes, links },
+            p,
+        ),
     }
 }
 
