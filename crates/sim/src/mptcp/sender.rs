@@ -496,6 +496,32 @@ impl MptcpSender {
         }
     }
 
+    /// The connection's receive window is exhausted (RFC 8684 §3.3.4) and
+    /// the chunk at the Data ACK is held by a subflow repairing losses (in
+    /// fast or loss recovery): queues for reinjection every chunk that
+    /// subflow alone carries and has not had acknowledged (RFC 8684 §3.3.6).
+    /// The receiver takes a subflow's data only in that subflow's order, so
+    /// none of them has reached the connection, and the Data ACK — hence the
+    /// window — cannot move until they do. This is upstream Linux's
+    /// `__mptcp_retransmit_pending_data` (everything from the Data ACK
+    /// re-sent on the other subflows when a subflow is found stale), started
+    /// when the window blocks, as the out-of-tree Linux MPTCP starts its
+    /// opportunistic retransmission (`mptcp_rcv_buf_optimization`); it only
+    /// queues chunks carried by that subflow alone, so it acts once per
+    /// stall. Returns whether it queued any.
+    fn reinject_what_the_window_waits_on(&mut self) -> bool {
+        let v = self.queue.view(Time::ZERO);
+        if !v.window_limited || v.reinject.is_some() {
+            return false;
+        }
+        let Some(head) = v.unacked.front() else { return false };
+        let stalled = self.subflows.iter().find(|s| s.state == SubflowState::Open && head.sent_on & s.bit != 0 && !s.sender.in_open_state());
+        let Some(sf) = stalled else { return false };
+        let bit = sf.bit;
+        let mappings: Vec<(u64, u32)> = sf.sender.mappings().collect();
+        self.queue.queue_reinjection(mappings.into_iter(), bit) > 0
+    }
+
     /// Hands chunks to subflows for as long as the scheduler finds room.
     pub fn push(&mut self, io: &mut Io) {
         if !self.established {
@@ -535,6 +561,9 @@ impl MptcpSender {
                 }
                 Step::Penalise { subflow } => self.subflows[subflow].sender.penalise(),
                 Step::Wait => {
+                    if self.reinject_what_the_window_waits_on() {
+                        continue;
+                    }
                     let v = self.queue.view(io.now);
                     if v.new_data.is_none() && v.reinject.is_none() {
                         for sf in self.subflows.iter_mut().filter(|s| s.state == SubflowState::Open) {
