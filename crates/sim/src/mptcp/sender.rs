@@ -67,6 +67,10 @@ pub struct Subflow {
     pub state: SubflowState,
     /// A retransmission timeout since it last had data acknowledged (Linux's `tp->pf`).
     pub potentially_failed: bool,
+    /// The connection's receive window waited on it while it repaired losses,
+    /// and its data was reinjected on the others: given no data until its
+    /// recovery ends (upstream Linux's stale subflow, `mptcp_subflow_set_active`).
+    pub stale: bool,
     pub opened_at: Time,
     pub established_at: Option<Time>,
     pub closed_at: Option<Time>,
@@ -286,6 +290,10 @@ impl MptcpSender {
         if sf.sender.acked() > acked {
             sf.potentially_failed = false;
         }
+        if sf.stale && sf.sender.in_open_state() {
+            sf.stale = false;
+            self.changes += 1;
+        }
         let mut connection_established = false;
         if !was_established && sf.sender.is_established() {
             sf.established_at = Some(io.now);
@@ -428,6 +436,7 @@ impl MptcpSender {
             backup,
             state: SubflowState::Open,
             potentially_failed: false,
+            stale: false,
             opened_at: io.now,
             established_at: None,
             closed_at: None,
@@ -499,27 +508,36 @@ impl MptcpSender {
     /// The connection's receive window is exhausted (RFC 8684 §3.3.4) and
     /// the chunk at the Data ACK is held by a subflow repairing losses (in
     /// fast or loss recovery): queues for reinjection every chunk that
-    /// subflow alone carries and has not had acknowledged (RFC 8684 §3.3.6).
+    /// subflow alone carries and has not had acknowledged (RFC 8684 §3.3.6),
+    /// and marks the subflow stale until its recovery ends.
     /// The receiver takes a subflow's data only in that subflow's order, so
     /// none of them has reached the connection, and the Data ACK — hence the
     /// window — cannot move until they do. This is upstream Linux's
     /// `__mptcp_retransmit_pending_data` (everything from the Data ACK
     /// re-sent on the other subflows when a subflow is found stale), started
     /// when the window blocks, as the out-of-tree Linux MPTCP starts its
-    /// opportunistic retransmission (`mptcp_rcv_buf_optimization`); it only
-    /// queues chunks carried by that subflow alone, so it acts once per
-    /// stall. Returns whether it queued any.
+    /// opportunistic retransmission (`mptcp_rcv_buf_optimization`). Without
+    /// SACK a subflow repairs one hole per round trip (RFC 6582), and data it
+    /// sent meanwhile would wait behind the holes again, so, as Linux does
+    /// with a stale subflow, it gets no new data until it has repaired them.
+    /// It only queues chunks carried by that subflow alone, so it acts once
+    /// per stall. Returns whether it queued any.
     fn reinject_what_the_window_waits_on(&mut self) -> bool {
         let v = self.queue.view(Time::ZERO);
         if !v.window_limited || v.reinject.is_some() {
             return false;
         }
-        let Some(head) = v.unacked.front() else { return false };
-        let stalled = self.subflows.iter().find(|s| s.state == SubflowState::Open && head.sent_on & s.bit != 0 && !s.sender.in_open_state());
+        let Some(&head) = v.unacked.front() else { return false };
+        let stalled = self.subflows.iter_mut().find(|s| s.state == SubflowState::Open && head.sent_on & s.bit != 0 && !s.sender.in_open_state());
         let Some(sf) = stalled else { return false };
         let bit = sf.bit;
         let mappings: Vec<(u64, u32)> = sf.sender.mappings().collect();
-        self.queue.queue_reinjection(mappings.into_iter(), bit) > 0
+        if self.queue.queue_reinjection(mappings.into_iter(), bit) == 0 {
+            return false;
+        }
+        sf.stale = true;
+        self.changes += 1;
+        true
     }
 
     /// Hands chunks to subflows for as long as the scheduler finds room.
@@ -543,7 +561,7 @@ impl MptcpSender {
                     queued: s.queued_bytes(),
                     mss: s.ccs.mss,
                     backup: sf.backup,
-                    usable: s.is_established() && !sf.potentially_failed,
+                    usable: s.is_established() && !sf.potentially_failed && !sf.stale,
                     stalled: s.in_loss_recovery(),
                     open_state: s.in_open_state(),
                 });
