@@ -68,9 +68,10 @@ pub struct Subflow {
     /// A retransmission timeout since it last had data acknowledged (Linux's `tp->pf`).
     pub potentially_failed: bool,
     /// The connection's receive window waited on it while it repaired losses,
-    /// and its data was reinjected on the others: given no data until its
-    /// recovery ends (upstream Linux's stale subflow, `mptcp_subflow_set_active`).
-    pub stale: bool,
+    /// and its data up to this DSN was reinjected on the others: given no data
+    /// until the Data ACK passes it or its recovery ends (upstream Linux's
+    /// stale subflow, `mptcp_subflow_set_active`).
+    pub stale_until: Option<u64>,
     pub opened_at: Time,
     pub established_at: Option<Time>,
     pub closed_at: Option<Time>,
@@ -290,10 +291,6 @@ impl MptcpSender {
         if sf.sender.acked() > acked {
             sf.potentially_failed = false;
         }
-        if sf.stale && sf.sender.in_open_state() {
-            sf.stale = false;
-            self.changes += 1;
-        }
         let mut connection_established = false;
         if !was_established && sf.sender.is_established() {
             sf.established_at = Some(io.now);
@@ -305,6 +302,13 @@ impl MptcpSender {
         }
         if let Some(dss) = p.dss {
             self.queue.on_data_ack(dss.data_ack, p.rwnd);
+        }
+        let data_una = self.queue.data_una();
+        for sf in self.subflows.iter_mut().filter(|s| s.stale_until.is_some()) {
+            if sf.stale_until.is_some_and(|end| data_una >= end) || sf.sender.in_open_state() {
+                sf.stale_until = None;
+                self.changes += 1;
+            }
         }
         // Once established, the owner pushes after the path managers opened their subflows.
         if !connection_established {
@@ -436,7 +440,7 @@ impl MptcpSender {
             backup,
             state: SubflowState::Open,
             potentially_failed: false,
-            stale: false,
+            stale_until: None,
             opened_at: io.now,
             established_at: None,
             closed_at: None,
@@ -509,7 +513,8 @@ impl MptcpSender {
     /// the chunk at the Data ACK is held by a subflow repairing losses (in
     /// fast or loss recovery): queues for reinjection every chunk that
     /// subflow alone carries and has not had acknowledged (RFC 8684 §3.3.6),
-    /// and marks the subflow stale until its recovery ends.
+    /// and marks the subflow stale until the Data ACK passes them or its
+    /// recovery ends.
     /// The receiver takes a subflow's data only in that subflow's order, so
     /// none of them has reached the connection, and the Data ACK — hence the
     /// window — cannot move until they do. This is upstream Linux's
@@ -519,7 +524,7 @@ impl MptcpSender {
     /// opportunistic retransmission (`mptcp_rcv_buf_optimization`). Without
     /// SACK a subflow repairs one hole per round trip (RFC 6582), and data it
     /// sent meanwhile would wait behind the holes again, so, as Linux does
-    /// with a stale subflow, it gets no new data until it has repaired them.
+    /// with a stale subflow, it gets no new data while the connection waits.
     /// It only queues chunks carried by that subflow alone, so it acts once
     /// per stall. Returns whether it queued any.
     fn reinject_what_the_window_waits_on(&mut self) -> bool {
@@ -532,10 +537,11 @@ impl MptcpSender {
         let Some(sf) = stalled else { return false };
         let bit = sf.bit;
         let mappings: Vec<(u64, u32)> = sf.sender.mappings().collect();
+        let end = mappings.iter().map(|&(dsn, len)| dsn + len as u64).max();
         if self.queue.queue_reinjection(mappings.into_iter(), bit) == 0 {
             return false;
         }
-        sf.stale = true;
+        sf.stale_until = end;
         self.changes += 1;
         true
     }
@@ -561,7 +567,7 @@ impl MptcpSender {
                     queued: s.queued_bytes(),
                     mss: s.ccs.mss,
                     backup: sf.backup,
-                    usable: s.is_established() && !sf.potentially_failed && !sf.stale,
+                    usable: s.is_established() && !sf.potentially_failed && sf.stale_until.is_none(),
                     stalled: s.in_loss_recovery(),
                     open_state: s.in_open_state(),
                 });
