@@ -10,6 +10,9 @@
 //!   when an interface it uses goes down, and when its retransmission timer
 //!   fires — the subflow is then "potentially failed" and skipped until it
 //!   has data acknowledged again. The receiver discards duplicates by DSN.
+//! - When the receive window blocks on data held by a subflow in loss
+//!   recovery, that subflow's data is reinjected and the subflow is left
+//!   stale for a while (`reinject_what_the_window_waits_on`).
 //! - Which subflows exist is not decided here: the owner (the world) tells
 //!   the path managers and device-side controllers (`crate::control`) when
 //!   the connection is established and when an interface comes back, and
