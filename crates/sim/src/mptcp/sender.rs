@@ -530,13 +530,16 @@ impl MptcpSender {
     /// with a stale subflow, it gets no new data while the connection waits.
     /// It only queues chunks carried by that subflow alone, so it acts once
     /// per stall. Returns whether it queued any.
+    /// Only subflows without SACK take part: with SACK a subflow repairs its
+    /// holes in about one round trip, and applying it there too changed SACK
+    /// runs with small buffers (docs/validation.md, "MPTCP without SACK").
     fn reinject_what_the_window_waits_on(&mut self) -> bool {
         let v = self.queue.view(Time::ZERO);
         if !v.window_limited || v.reinject.is_some() {
             return false;
         }
         let Some(&head) = v.unacked.front() else { return false };
-        let stalled = self.subflows.iter_mut().find(|s| s.state == SubflowState::Open && head.sent_on & s.bit != 0 && !s.sender.in_open_state());
+        let stalled = self.subflows.iter_mut().find(|s| s.state == SubflowState::Open && head.sent_on & s.bit != 0 && !s.sender.uses_sack() && !s.sender.in_open_state());
         let Some(sf) = stalled else { return false };
         let bit = sf.bit;
         let mappings: Vec<(u64, u32)> = sf.sender.mappings().collect();
