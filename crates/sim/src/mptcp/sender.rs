@@ -10,6 +10,9 @@
 //!   when an interface it uses goes down, and when its retransmission timer
 //!   fires — the subflow is then "potentially failed" and skipped until it
 //!   has data acknowledged again. The receiver discards duplicates by DSN.
+//! - When the receive window blocks on data held by a subflow in loss
+//!   recovery, that subflow's data is reinjected and the subflow is left
+//!   stale for a while (`reinject_what_the_window_waits_on`).
 //! - Which subflows exist is not decided here: the owner (the world) tells
 //!   the path managers and device-side controllers (`crate::control`) when
 //!   the connection is established and when an interface comes back, and
@@ -67,6 +70,11 @@ pub struct Subflow {
     pub state: SubflowState,
     /// A retransmission timeout since it last had data acknowledged (Linux's `tp->pf`).
     pub potentially_failed: bool,
+    /// The connection's receive window waited on it while it repaired losses,
+    /// and its data up to this DSN was reinjected on the others: given no data
+    /// until the Data ACK passes it or its recovery ends (upstream Linux's
+    /// stale subflow, `mptcp_subflow_set_active`).
+    pub stale_until: Option<u64>,
     pub opened_at: Time,
     pub established_at: Option<Time>,
     pub closed_at: Option<Time>,
@@ -298,6 +306,13 @@ impl MptcpSender {
         if let Some(dss) = p.dss {
             self.queue.on_data_ack(dss.data_ack, p.rwnd);
         }
+        let data_una = self.queue.data_una();
+        for sf in self.subflows.iter_mut().filter(|s| s.stale_until.is_some()) {
+            if sf.stale_until.is_some_and(|end| data_una >= end) || sf.sender.in_open_state() {
+                sf.stale_until = None;
+                self.changes += 1;
+            }
+        }
         // Once established, the owner pushes after the path managers opened their subflows.
         if !connection_established {
             self.push(io);
@@ -428,6 +443,7 @@ impl MptcpSender {
             backup,
             state: SubflowState::Open,
             potentially_failed: false,
+            stale_until: None,
             opened_at: io.now,
             established_at: None,
             closed_at: None,
@@ -496,6 +512,46 @@ impl MptcpSender {
         }
     }
 
+    /// The connection's receive window is exhausted (RFC 8684 §3.3.4) and
+    /// the chunk at the Data ACK is held by a subflow repairing losses (in
+    /// fast or loss recovery): queues for reinjection every chunk that
+    /// subflow alone carries and has not had acknowledged (RFC 8684 §3.3.6),
+    /// and marks the subflow stale until the Data ACK passes them or its
+    /// recovery ends.
+    /// The receiver takes a subflow's data only in that subflow's order, so
+    /// none of them has reached the connection, and the Data ACK — hence the
+    /// window — cannot move until they do. This is upstream Linux's
+    /// `__mptcp_retransmit_pending_data` (everything from the Data ACK
+    /// re-sent on the other subflows when a subflow is found stale), started
+    /// when the window blocks, as the out-of-tree Linux MPTCP starts its
+    /// opportunistic retransmission (`mptcp_rcv_buf_optimization`). Without
+    /// SACK a subflow repairs one hole per round trip (RFC 6582), and data it
+    /// sent meanwhile would wait behind the holes again, so, as Linux does
+    /// with a stale subflow, it gets no new data while the connection waits.
+    /// It only queues chunks carried by that subflow alone, so it acts once
+    /// per stall. Returns whether it queued any.
+    /// Only subflows without SACK take part: with SACK a subflow repairs its
+    /// holes in about one round trip, and applying it there too changed SACK
+    /// runs with small buffers (docs/validation.md, "MPTCP without SACK").
+    fn reinject_what_the_window_waits_on(&mut self) -> bool {
+        let v = self.queue.view(Time::ZERO);
+        if !v.window_limited || v.reinject.is_some() {
+            return false;
+        }
+        let Some(&head) = v.unacked.front() else { return false };
+        let stalled = self.subflows.iter_mut().find(|s| s.state == SubflowState::Open && head.sent_on & s.bit != 0 && !s.sender.uses_sack() && !s.sender.in_open_state());
+        let Some(sf) = stalled else { return false };
+        let bit = sf.bit;
+        let mappings: Vec<(u64, u32)> = sf.sender.mappings().collect();
+        let end = mappings.iter().map(|&(dsn, len)| dsn + len as u64).max();
+        if self.queue.queue_reinjection(mappings.into_iter(), bit) == 0 {
+            return false;
+        }
+        sf.stale_until = end;
+        self.changes += 1;
+        true
+    }
+
     /// Hands chunks to subflows for as long as the scheduler finds room.
     pub fn push(&mut self, io: &mut Io) {
         if !self.established {
@@ -517,7 +573,7 @@ impl MptcpSender {
                     queued: s.queued_bytes(),
                     mss: s.ccs.mss,
                     backup: sf.backup,
-                    usable: s.is_established() && !sf.potentially_failed,
+                    usable: s.is_established() && !sf.potentially_failed && sf.stale_until.is_none(),
                     stalled: s.in_loss_recovery(),
                     open_state: s.in_open_state(),
                 });
@@ -535,6 +591,9 @@ impl MptcpSender {
                 }
                 Step::Penalise { subflow } => self.subflows[subflow].sender.penalise(),
                 Step::Wait => {
+                    if self.reinject_what_the_window_waits_on() {
+                        continue;
+                    }
                     let v = self.queue.view(io.now);
                     if v.new_data.is_none() && v.reinject.is_none() {
                         for sf in self.subflows.iter_mut().filter(|s| s.state == SubflowState::Open) {

@@ -256,6 +256,11 @@ impl TcpSender {
         matches!(self.recovery, Recovery::Loss { .. })
     }
 
+    /// Whether it repairs losses with SACK (RFC 6675) or, without, by NewReno (RFC 6582).
+    pub fn uses_sack(&self) -> bool {
+        self.cfg.sack
+    }
+
     /// Neither in fast recovery nor in loss recovery (Linux's CA_Open).
     pub fn in_open_state(&self) -> bool {
         self.recovery == Recovery::Open
