@@ -14,65 +14,21 @@ mod common;
 use common::{f64s, lab, runnable, strs, table};
 use pathpool_sim::metrics::{Column, Table};
 
-/// `crates/sim/tests/dns.rs`'s network: a phone with Wi-Fi (8 Mb/s, 5 ms)
+/// The simulator DNS tests' network (`crates/sim/tests/data/dns-phone.toml`): a phone with Wi-Fi (8 Mb/s, 5 ms)
 /// and LTE (8 Mb/s, 20 ms) to a router, the operator's resolver 2 ms beyond
 /// it at 16 Mb/s, three mirrors; the resolver answers after 3 ms, with a
 /// TTL of 3 s (its answers by interface are the simulator's only).
-const NET: &str = r#"
-[[nodes]]
-name = "phone"
-[[nodes]]
-name = "r"
-kind = "router"
-[[nodes]]
-name = "dns_op"
-[[nodes]]
-name = "m1"
-[[nodes]]
-name = "m2"
-[[nodes]]
-name = "m3"
-[[links]]
-name = "wifi"
-a = "phone:wlan0"
-b = "r"
-rate = "8Mbps"
-delay = "5ms"
-[[links]]
-name = "lte"
-a = "phone:lte0"
-b = "r"
-rate = "8Mbps"
-delay = "20ms"
-[[links]]
-name = "core"
-a = "r"
-b = "dns_op"
-rate = "16Mbps"
-delay = "2ms"
-[[links]]
-a = "r"
-b = "m1"
-rate = "100Mbps"
-delay = "1ms"
-[[links]]
-a = "r"
-b = "m2"
-rate = "100Mbps"
-delay = "1ms"
-[[links]]
-a = "r"
-b = "m3"
-rate = "100Mbps"
-delay = "1ms"
-[[resolvers]]
+const NET: &str = concat!(
+    include_str!("../../sim/tests/data/dns-phone.toml"),
+    r#"[[resolvers]]
 name = "op"
 node = "dns_op"
 delay = "3ms"
 [resolvers.domains."cdn.example"]
 mirrors = ["m3", "m1", "m2"]
 ttl = "3s"
-"#;
+"#
+);
 
 /// The issue's bound on a lab answer time against the simulator's.
 const TOLERANCE_S: f64 = 0.005;

@@ -14,56 +14,7 @@ use pathpool_sim::{load, Format, Time};
 
 /// A phone with Wi-Fi (8 Mb/s, 5 ms) and LTE (8 Mb/s, 20 ms) to a router,
 /// the operator's resolver 2 ms beyond it at 16 Mb/s, and three mirrors.
-const NET: &str = r#"
-[sim]
-duration = "30s"
-[[nodes]]
-name = "phone"
-[[nodes]]
-name = "r"
-kind = "router"
-[[nodes]]
-name = "dns_op"
-[[nodes]]
-name = "m1"
-[[nodes]]
-name = "m2"
-[[nodes]]
-name = "m3"
-[[links]]
-name = "wifi"
-a = "phone:wlan0"
-b = "r"
-rate = "8Mbps"
-delay = "5ms"
-[[links]]
-name = "lte"
-a = "phone:lte0"
-b = "r"
-rate = "8Mbps"
-delay = "20ms"
-[[links]]
-name = "core"
-a = "r"
-b = "dns_op"
-rate = "16Mbps"
-delay = "2ms"
-[[links]]
-a = "r"
-b = "m1"
-rate = "100Mbps"
-delay = "1ms"
-[[links]]
-a = "r"
-b = "m2"
-rate = "100Mbps"
-delay = "1ms"
-[[links]]
-a = "r"
-b = "m3"
-rate = "100Mbps"
-delay = "1ms"
-"#;
+const NET: &str = concat!("[sim]\nduration = \"30s\"\n", include_str!("data/dns-phone.toml"));
 
 const RESOLVER: &str = r#"
 [[resolvers]]

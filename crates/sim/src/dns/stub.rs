@@ -22,6 +22,7 @@
 
 use std::collections::BTreeMap;
 
+use super::{Answer, Failure};
 use crate::net::NodeId;
 use crate::time::Time;
 
@@ -52,6 +53,30 @@ pub struct Query<R> {
     pub done: bool,
     pub token: u64,
     pub reply: R,
+}
+
+impl<R> Query<R> {
+    /// The answer the lookup ends with at `at`: the resolver's (mirrors, TTL), or the failure.
+    pub fn answer(&self, result: Result<(Vec<NodeId>, Time), Failure>, at: Time) -> Answer {
+        let (mirrors, ttl, failed) = match result {
+            Ok((m, ttl)) => (m, ttl, None),
+            Err(f) => (Vec::new(), Time::ZERO, Some(f)),
+        };
+        Answer {
+            host: self.host,
+            resolver: self.resolver,
+            domain: self.domain.clone(),
+            interface: self.interface,
+            mirrors,
+            ttl,
+            from_cache: false,
+            asked: self.asked,
+            elapsed: at - self.asked,
+            retries: self.sends - 1,
+            failed,
+            token: self.token,
+        }
+    }
 }
 
 /// What to do when a send's timeout fires.

@@ -210,24 +210,7 @@ impl World<'_> {
 
     fn dns_finish(&mut self, id: u32, result: Result<(Vec<NodeId>, Time), Failure>) {
         let q = &self.dns.stub.queries[id as usize];
-        let (mirrors, ttl, failed) = match result {
-            Ok((m, ttl)) => (m, ttl, None),
-            Err(f) => (Vec::new(), Time::ZERO, Some(f)),
-        };
-        let answer = Answer {
-            host: q.host,
-            resolver: q.resolver,
-            domain: q.domain.clone(),
-            interface: q.interface,
-            mirrors,
-            ttl,
-            from_cache: false,
-            asked: q.asked,
-            elapsed: self.now - q.asked,
-            retries: q.sends - 1,
-            failed,
-            token: q.token,
-        };
+        let answer = q.answer(result, self.now);
         let then = q.reply;
         self.dns_hand_back(then, answer);
     }

@@ -247,24 +247,7 @@ impl Host<'_> {
     /// Lookup `id` ended at `at`, with mirrors and TTL or a failure.
     fn dns_finish(&mut self, id: u32, result: Result<(Vec<NodeId>, Time), Failure>, at: Time) {
         let q = &self.lookups.stub.queries[id as usize];
-        let (mirrors, ttl, failed) = match result {
-            Ok((m, ttl)) => (m, ttl, None),
-            Err(f) => (Vec::new(), Time::ZERO, Some(f)),
-        };
-        let answer = Answer {
-            host: q.host,
-            resolver: q.resolver,
-            domain: q.domain.clone(),
-            interface: q.interface,
-            mirrors,
-            ttl,
-            from_cache: false,
-            asked: q.asked,
-            elapsed: at - q.asked,
-            retries: q.sends - 1,
-            failed,
-            token: 0,
-        };
+        let answer = q.answer(result, at);
         self.lookups.done.push_back((q.reply, answer));
     }
 }
