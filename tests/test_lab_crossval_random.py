@@ -59,9 +59,10 @@ def test_the_files_say_what_the_draws_say():
         s = tomllib.loads(lab_space.to_toml(d))
         assert s["sim"]["duration"] == f"{lab_space.DURATION_S:g}s"
         bottlenecks = {link["name"]: link for link in s["links"] if link.get("name", "").startswith("path")}
-        assert len(bottlenecks) == len(d.paths)
-        for i, p in enumerate(d.paths):
-            link = bottlenecks[f"path{i}"]
+        assert sorted(bottlenecks) == [f"path{i}" for i in d.used_paths()]
+        assert set(d.main_paths()) <= set(d.used_paths())
+        for i in d.used_paths():
+            p, link = d.paths[i], bottlenecks[f"path{i}"]
             assert link["rate"] == f"{p.rate_mbps:g}Mbps" and link["queue"] == p.queue
             # Access and egress links add 0.5 ms each to the bottleneck's delay.
             assert float(link["delay"].removesuffix("ms")) + 2 * lab_space.ACCESS_MS == pytest.approx(p.delay_ms)
@@ -81,13 +82,18 @@ def test_every_scenario_validates(tmp_path):
         assert pathpool.validate(str(path)) == d.name
 
 
-def test_a_tcp_flow_takes_the_path_the_generator_expects(tmp_path):
-    """The generator places a TCP main flow on the lowest-delay path (for sizing): routing must agree."""
-    d = next(d for d in DRAWS if not d.mptcp and len(d.paths) == 3)
-    d.size, d.cross = None, []
-    text = lab_space.to_toml(d).replace('duration = "12s"', 'duration = "0.3s"')
+def test_a_scenario_runs_and_its_flows_cross_their_paths(tmp_path):
+    """A tiny run (0.5 s, cross flows from 0.1 s) of a TCP draw with cross flows on two paths: every flow delivers,
+    over the bottleneck the generator put it on."""
+    d = next(d for d in DRAWS if not d.mptcp and len(d.used_paths()) >= 2)
+    for c in d.cross:
+        c.start_s = 0.1
+    text = lab_space.to_toml(d).replace('duration = "12s"', 'duration = "0.5s"')
     path = tmp_path / "tiny.toml"
     path.write_text(text)
-    links = pathpool.run(str(path)).links
-    used = {row.link for row in links.itertuples() if row.link.startswith("path") and row.bytes_sent > 10_000}
-    assert used == {f"path{d.main_paths()[0]}"}
+    results = pathpool.run(str(path))
+    assert (results.flows.bytes_delivered > 0).all()
+    sent = {row.name: row.bytes_sent for row in results.links.itertuples()}
+    expected = [d.main_paths()[0]] + [c.path for c in d.cross]
+    for (flow, delivered), i in zip(results.flows[["name", "bytes_delivered"]].itertuples(index=False), expected):
+        assert sent[f"path{i}:l{i}>r{i}"] >= delivered, flow

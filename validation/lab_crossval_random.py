@@ -30,6 +30,7 @@ import os
 import sys
 from pathlib import Path
 
+import pandas as pd
 import pathpool
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
@@ -61,7 +62,7 @@ def measure(path: Path, plane: str, fresh: bool) -> dict:
         mine = ts[ts.flow_id == f.flow_id]
         srtt = mine.srtt_s.dropna()
         out["flows"].append({
-            "name": f.name, "size": None if f.size_bytes is None or f.size_bytes != f.size_bytes else int(f.size_bytes),
+            "name": f.name, "size": None if pd.isna(f.size_bytes) else int(f.size_bytes),
             "start_s": f.start_s, "completed": bool(f.completed),
             "fct_s": None if not f.completed else float(f.fct_s), "goodput_bps": float(f.goodput_bps),
             "bytes_delivered": int(f.bytes_delivered),
@@ -129,7 +130,7 @@ def main() -> int:
     console = Console()
     if not console.is_terminal:
         console.width = 200
-    measured = []
+    measured, failed = [], []
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as bar:
         task = bar.add_task("scenarios", total=args.n)
@@ -137,7 +138,13 @@ def main() -> int:
             bar.update(task, description=f"{d.name} sim")
             sim = measure(path, "sim", args.fresh)
             bar.update(task, description=f"{d.name} lab")
-            lab = measure(path, "lab", args.fresh or d.index in args.rerun)
+            try:
+                lab = measure(path, "lab", args.fresh or d.index in args.rerun)
+            except RuntimeError as e:  # LabError: reported, not cached, so the next run tries again
+                console.print(f"{d.name}: the lab run failed: {e}")
+                failed.append((d, path, str(e)))
+                bar.advance(task)
+                continue
             measured.append((d, path, sim, lab))
             bar.advance(task)
 
@@ -175,11 +182,20 @@ def main() -> int:
                          "lab_emulator": lab.get("emulator")})
     console.print(table)
 
+    for d, path, error in failed:
+        cells = [d.name, describe(d), "—", "—", "lab run failed", error.replace("\n", " "), "—", "", "", ""]
+        table.add_row(*cells, style="bold red")
+        lines.append("| " + " | ".join(cells) + " |")
+    if not rows:
+        console.print(table)
+        console.print("no scenario ran on both planes")
+        return 1
     within = sum(r["within"] for r in rows)
     beyond = [r for r in rows if r["beyond"]]
     share = within / len(rows)
-    met = share >= SHARE_TARGET and not beyond
-    verdict = (f"{within} of {len(rows)} flows within {WITHIN:.0%} ({100 * share:.1f} %), {len(beyond)} beyond "
+    met = share >= SHARE_TARGET and not beyond and not failed
+    verdict = ((f"{len(failed)} scenarios failed on the lab and are not counted; " if failed else "") +
+               f"{within} of {len(rows)} flows within {WITHIN:.0%} ({100 * share:.1f} %), {len(beyond)} beyond "
                f"{NEVER_BEYOND:.0%}: target (≥ {SHARE_TARGET:.0%} within {WITHIN:.0%}, none beyond {NEVER_BEYOND:.0%}) "
                + ("MET" if met else "NOT MET"))
     console.print(verdict)
@@ -197,7 +213,8 @@ def main() -> int:
     args.markdown.write_text("\n".join(lines) + "\n\n" + verdict + "\n")
     args.json.parent.mkdir(parents=True, exist_ok=True)
     args.json.write_text(json.dumps({"seed": args.seed, "n": args.n, "within": within, "flows": len(rows),
-                                     "beyond": len(beyond), "met": met, "rows": rows}, indent=2, default=str))
+                                     "beyond": len(beyond), "met": met, "rows": rows,
+                                     "lab_failed": [{"scenario": d.name, "error": e} for d, _, e in failed]}, indent=2, default=str))
     return 0
 
 

@@ -13,8 +13,9 @@ The space (every draw independent unless said):
     queue          drop-tail, 1 BDP of the bottleneck at its RTT (rate · 2·delay / 1500 B),
                    at least 16 packets
     main flow      client → server from t = 0; MPTCP (uncoupled subflows, `minrtt`, full mesh:
-                   one subflow per path) or TCP (over the lowest-delay path, as routing picks),
-                   1/2 each; cc CUBIC 1/2, BBR 1/4, Reno 1/4; bulk or sized, 1/2 each
+                   one subflow per path) or TCP (over the lowest-delay path, the client and server
+                   then single-homed on it: the lab's TCP between two multi-homed hosts timed out
+                   connecting), 1/2 each; cc CUBIC 1/2, BBR 1/4, Reno 1/4; bulk or sized, 1/2 each
     sized          bytes = f · expected rate · (duration − 1 s) / 8, f uniform in 0.2–0.6,
                    expected rate = Σ over the flow's paths of min(rate / (1 + cross flows there),
                    Mathis' 1.22·MSS/(RTT·√p)); at least 100 kB
@@ -26,6 +27,8 @@ The space (every draw independent unless said):
 Every feature is one the kernel lab runs (docs/lab.md): Linux's own
 algorithms, uncoupled MPTCP with the default scheduler, default TCP
 parameters; at most 3 × 200 Mb/s, well under the emulator's ~2 Gb/s.
+A path no flow crosses (a TCP main flow's other paths without a cross flow)
+is left out of the file.
 """
 
 from __future__ import annotations
@@ -82,6 +85,10 @@ class Draw:
     @property
     def name(self) -> str:
         return f"random-{self.seed}-{self.index:03d}"
+
+    def used_paths(self) -> list[int]:
+        """The paths some flow crosses: only these are in the scenario file."""
+        return sorted(set(self.main_paths()) | {c.path for c in self.cross})
 
     def main_paths(self) -> list[int]:
         """The paths the main flow uses: all (MPTCP full mesh) or the lowest-delay one (routing)."""
@@ -143,7 +150,7 @@ def to_toml(d: Draw) -> str:
            + (", ".join(f"{c.cc} on path {c.path} from {c.start_s:g} s" for c in d.cross) or "none")]
     for i, p in enumerate(d.paths):
         out.append(f"# path {i}: {p.rate_mbps:g} Mb/s, {p.delay_ms:g} ms one way, loss {100 * p.loss:g} %, "
-                   f"queue {p.queue} packets (1 BDP)")
+                   f"queue {p.queue} packets (1 BDP)" + ("" if i in d.used_paths() else "; no flow crosses it, left out"))
     out += ["", f'name = "{d.name}"', "", "[sim]", f'duration = "{DURATION_S:g}s"', f"seed = {d.seed * 1000 + d.index}", ""]
 
     def node(name: str, kind: str = "host") -> None:
@@ -163,17 +170,21 @@ def to_toml(d: Draw) -> str:
 
     node("client")
     node("server")
-    for i in range(len(d.paths)):
+    for i in d.used_paths():
         node(f"l{i}", "router")
         node(f"r{i}", "router")
     for j in range(len(d.cross)):
         node(f"xc{j}")
         node(f"xs{j}")
-    for i, p in enumerate(d.paths):
-        link(f"client:eth{i}", f"l{i}", "1Gbps", ACCESS_MS)
+    main = d.main_paths()
+    for i in d.used_paths():
+        p = d.paths[i]
+        if i in main:
+            link(f"client:eth{i}", f"l{i}", "1Gbps", ACCESS_MS)
         link(f"l{i}", f"r{i}", f"{p.rate_mbps:g}Mbps", round(p.delay_ms - 2 * ACCESS_MS, 1), name=f"path{i}",
              queue=p.queue, loss=p.loss)
-        link(f"r{i}", f"server:eth{i}", "1Gbps", ACCESS_MS)
+        if i in main:
+            link(f"r{i}", f"server:eth{i}", "1Gbps", ACCESS_MS)
     for j, c in enumerate(d.cross):
         link(f"xc{j}", f"l{c.path}", "1Gbps", ACCESS_MS)
         link(f"r{c.path}", f"xs{j}", "1Gbps", ACCESS_MS)
