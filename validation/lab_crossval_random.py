@@ -27,6 +27,7 @@ import hashlib
 import json
 import math
 import os
+import subprocess
 import sys
 from pathlib import Path
 
@@ -43,15 +44,38 @@ OUT = Path(__file__).resolve().parent.parent / "results" / "lab-crossval-random"
 WITHIN = 0.15
 NEVER_BEYOND = 0.40
 SHARE_TARGET = 0.90
+#: A lab run longer than the scenario plus this (set-up under load included) is stopped and reported.
+LAB_GRACE_S = 90.0
+
+
+def cache_file(path: Path, plane: str) -> Path:
+    """Where one plane's figures of a scenario are cached (by its text, the plane and pathpool's version)."""
+    key = hashlib.sha256(f"{plane}\n{path.read_text()}\n{pathpool.__version__}".encode()).hexdigest()[:16]
+    return OUT / "cache" / f"{path.stem}.{plane}.{key}.json"
 
 
 def measure(path: Path, plane: str, fresh: bool) -> dict:
-    """Per-flow figures of one scenario on one plane (cached by text, plane and version)."""
-    text = path.read_text()
-    key = hashlib.sha256(f"{plane}\n{text}\n{pathpool.__version__}".encode()).hexdigest()[:16]
-    cached = OUT / "cache" / f"{path.stem}.{plane}.{key}.json"
+    """Per-flow figures of one scenario on one plane, cached. A lab run goes to a child process, stopped
+    (SIGTERM: the lab removes its namespaces) if it outlives the scenario by LAB_GRACE_S."""
+    cached = cache_file(path, plane)
     if cached.exists() and not fresh:
         return json.loads(cached.read_text())
+    if plane == "sim":
+        return run_and_cache(path, plane, cached)
+    child = subprocess.Popen([sys.executable, __file__, "--measure", str(path)], stderr=subprocess.PIPE, text=True)
+    try:
+        _, err = child.communicate(timeout=lab_space.DURATION_S + LAB_GRACE_S)
+    except subprocess.TimeoutExpired:
+        child.terminate()
+        child.communicate(timeout=60)
+        raise RuntimeError(f"hung: stopped after {lab_space.DURATION_S + LAB_GRACE_S:g} s") from None
+    if child.returncode != 0:
+        raise RuntimeError(" ".join(err.strip().splitlines()[-2:]))
+    return json.loads(cached.read_text())
+
+
+def run_and_cache(path: Path, plane: str, cached: Path) -> dict:
+    """Runs one plane and writes its per-flow figures to `cached`."""
     load = os.getloadavg()
     results = pathpool.run(str(path), plane=plane)
     ts = results.flow_ts
@@ -71,7 +95,7 @@ def measure(path: Path, plane: str, fresh: bool) -> dict:
             "retransmits": int(f.retransmits), "segments": int(f.segments_sent),
         })
     cached.parent.mkdir(parents=True, exist_ok=True)
-    if fresh and cached.exists():
+    if cached.exists():
         cached.replace(cached.with_suffix(".earlier.json"))
     tmp = cached.with_suffix(".tmp")
     tmp.write_text(json.dumps(out, indent=2))
@@ -112,7 +136,11 @@ def main() -> int:
     parser.add_argument("--rerun", type=int, action="append", default=[], help="Measure scenario I's lab plane again.")
     parser.add_argument("--fresh", action="store_true", help="Ignore every cached result.")
     parser.add_argument("--worst", type=int, default=5, help="How many worst cases to print (default 5).")
+    parser.add_argument("--measure", type=Path, help=argparse.SUPPRESS)  # the child process of one lab run
     args = parser.parse_args()
+    if args.measure:
+        run_and_cache(args.measure, "lab", cache_file(args.measure, "lab"))
+        return 0
     if args.n < 1:
         parser.error("--n: must be at least 1")
     scenarios = OUT / "scenarios"
