@@ -13,9 +13,9 @@ The space (every draw independent unless said):
     queue          drop-tail, 1 BDP of the bottleneck at its RTT (rate · 2·delay / 1500 B),
                    at least 16 packets
     main flow      client → server from t = 0; MPTCP (uncoupled subflows, `minrtt`, full mesh:
-                   one subflow per path) or TCP (over the lowest-delay path, the client and server
-                   then single-homed on it: the lab's TCP between two multi-homed hosts timed out
-                   connecting), 1/2 each; cc CUBIC 1/2, BBR 1/4, Reno 1/4; bulk or sized, 1/2 each
+                   one subflow per path) or TCP (over the lowest-delay path, the one routing would
+                   pick; the client and server are then single-homed on it, which keeps the
+                   testbed small), 1/2 each; cc CUBIC 1/2, BBR 1/4, Reno 1/4; bulk or sized, 1/2 each
     sized          bytes = f · expected rate · (duration − 1 s) / 8, f uniform in 0.2–0.6,
                    expected rate = Σ over the flow's paths of min(rate / (1 + cross flows there),
                    Mathis' 1.22·MSS/(RTT·√p)); at least 100 kB
