@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bpf-toolchain chromium tshark dnsmasq bench validate crossval lab-crossval inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp pat fuzz clean
+.PHONY: run test install bpf-toolchain chromium tshark dnsmasq bench validate crossval lab-crossval lab-crossval-random inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp pat fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -124,6 +124,19 @@ crossval: $(VENV)/.installed
 # Each plane's result is cached under results/lab-crossval/ (--fresh reruns).
 lab-crossval: install
 	$(PY) validation/lab_crossval.py --markdown results/lab-crossval/table.md
+
+# The simulator against the real Linux stack on N random scenarios drawn with SEED from
+# validation/lab_space.py's space (1-3 paths, 5-200 Mb/s, 2-100 ms one way, loss 0-1 %,
+# 0-2 CUBIC/BBR/Reno cross flows, MPTCP or TCP, sized or bulk; docs/validation.md), each run
+# on both planes and compared flow by flow. Needs root; 12 s of model time per scenario,
+# about 20-30 s of real time each (10-15 minutes for 30). Scenario files under
+# results/lab-crossval-random/scenarios/ (rerun one with pathpool run FILE --plane lab);
+# each plane's result cached under results/lab-crossval-random/cache/, so a run resumes;
+# LAB_RANDOM_ARGS="--rerun I" measures scenario I's lab plane again.
+N    ?= 30
+SEED ?= 1
+lab-crossval-random: install
+	$(PY) validation/lab_crossval_random.py --n $(N) --seed $(SEED) $(LAB_RANDOM_ARGS)
 
 # INRPP's dumbbell with a detour (Fig. 8): the paper's Table V, Fig. 9 and
 # backpressure timeline beside pathpool's (docs/reproductions/inrpp.md). Seconds.

@@ -61,16 +61,22 @@ impl RunClock {
     }
 
     /// Sleeps until model time `t` or the stop; false if stopped first.
+    /// Compared as instants: before the epoch `now()` reads 0 (`elapsed`
+    /// saturates), so `t = 0` must still wait for the epoch itself, or a
+    /// flow starting at 0 would connect during the set-up lead, its SYN held
+    /// by the emulator until model time zero (issue 17: connects timed out
+    /// under load, when the lead exceeded the 7 s connect time-out).
     pub fn sleep_until(&self, t: Time) -> bool {
+        let due = self.epoch + Duration::from_nanos(t.nanos());
         loop {
             if self.stopped() {
                 return false;
             }
-            let now = self.now();
-            if now >= t {
+            let now = Instant::now();
+            if now >= due {
                 return true;
             }
-            std::thread::sleep(Duration::from_nanos((t - now).nanos()).min(POLL));
+            std::thread::sleep((due - now).min(POLL));
         }
     }
 }
