@@ -771,6 +771,34 @@ mod tests {
         assert_eq!(s.rtt.min_rtt, Some(now - second));
     }
 
+    /// The window after an application that has 9 segments to send, with a
+    /// window of 10 (IW10), sees each acknowledged separately in slow start.
+    fn window_after_nine_of_ten(growth: CwndGrowth) -> u64 {
+        let cfg = TcpConfig { handshake: false, cwnd_growth: growth, ..TcpConfig::default() };
+        let mss = cfg.mss as u64;
+        let mut s = TcpSender::new(0, 0, 1, Some(9 * mss), 52, cfg, Seeds { master: 1 }.stream("cc"));
+        let (mut out, mut timers) = (Vec::new(), Vec::new());
+        s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+        assert_eq!(out.len(), 9);
+        for i in 1..=9 {
+            let mut a = Packet::new(0, 1, 0, Kind::Ack, 52);
+            a.ack = i * mss;
+            a.rwnd = 1 << 20;
+            a.ts_ecr = out[0].ts_val;
+            s.on_packet(&a, &mut Io { now: Time::from_millis(50 + i), out: &mut out, timers: &mut timers });
+        }
+        s.ccs.cwnd / mss
+    }
+
+    #[test]
+    fn an_application_limited_window_grows_to_twice_its_flight_in_slow_start() {
+        // RFC 5681 §3.1 growth: one segment per segment acknowledged, 10 + 9.
+        assert_eq!(window_after_nine_of_ten(CwndGrowth::Always), 19);
+        // Linux's tcp_is_cwnd_limited, its own example (include/net/tcp.h): "cwnd is 10 (IW10),
+        // but application sends 9 frames. We allow cwnd to reach 18 when all frames are ACKed."
+        assert_eq!(window_after_nine_of_ten(CwndGrowth::CwndLimited), 18);
+    }
+
     /// A NewReno sender with its initial window (10 segments) out.
     fn sender_with_window_out() -> (TcpSender, Vec<Packet>, Vec<(TimerKind, Time)>) {
         let cfg = TcpConfig { handshake: false, ..TcpConfig::default() };
