@@ -25,12 +25,18 @@
 //!   bytes queued and the current rate weighted by the burst.
 //! - Backup subflows only when no non-backup one is usable; a subflow without
 //!   an RTT sample yet is skipped (Linux skips a subflow with no pacing rate).
+//! - The connection's send buffer: the application's data not yet Data-ACKed
+//!   fits in `tcp_wmem[0]` plus the subflows' send buffers (`__mptcp_sync_sndbuf`);
+//!   beyond it nothing new is pushed.
 //! - Reinjected chunks go as `minrtt` sends them (Linux picks them with
 //!   `mptcp_subflow_get_retrans`, not with this function).
 
 use super::minrtt::lowest_rtt;
 use crate::mptcp::send_buffer::SendBuffer;
 use super::{Chunk, ConnectionView, Scheduler, Step, SubflowView};
+
+/// `tcp_wmem[0]`, the base of the connection's send buffer (Linux's default).
+pub const WMEM_MIN: u64 = 4096;
 
 /// `MPTCP_SEND_BURST_SIZE`: 64 KiB less the TCP, IPv6 and fragment headers and the largest option space.
 pub const BURST: u64 = 65_428;
@@ -98,6 +104,13 @@ impl Scheduler for Linger {
         let Some(chunk) = conn.new_data.filter(|_| !conn.window_limited) else {
             return Step::Wait;
         };
+        // The connection's own send buffer (`__mptcp_sync_sndbuf`: tcp_wmem[0] plus every subflow's
+        // sk_sndbuf) holds everything not yet Data-ACKed: the application may not write beyond it.
+        let data_una = conn.unacked.front().map_or(chunk.dsn, |c| c.dsn);
+        let buffer: u64 = WMEM_MIN + subflows.iter().map(|s| self.state(s.id).1.bytes()).sum::<u64>();
+        if chunk.dsn + chunk.len as u64 - data_una > buffer {
+            return Step::Wait;
+        }
         // `__subflow_push_pending` keeps filling the picked subflow until the
         // burst is spent or its buffer is full; then the scheduler picks again.
         let current = self.burst.and_then(|(id, left)| {
