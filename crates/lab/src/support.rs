@@ -12,7 +12,8 @@
 //! - `mptcp` flows with `coupling = "uncoupled"`: upstream Linux MPTCP runs
 //!   each subflow's own congestion control (it has no LIA, OLIA or BALIA),
 //!   `scheduler = "minrtt"` is its default scheduler (lowest-latency subflow
-//!   with room, backup subflows only when no other can send), and the path
+//!   with room, backup subflows only when no other can send), and so is
+//!   `"linger"`, the simulator's closer model of it, and the path
 //!   managers `fullmesh`, `backup` and `single_path` and timed actions are
 //!   replayed through the userspace path manager (`run/control/`); or,
 //!   with `[lab] path_manager = "kernel"`, the in-kernel path manager runs
@@ -24,7 +25,8 @@
 //!   one that may set Westwood+'s increment runs where the BPF Westwood+ does.
 //! - Every TCP parameter at its default: those defaults are Linux's (MSS
 //!   1448, initial window 10, RTO floor 200 ms, initial RTO 1 s, three
-//!   duplicate ACKs, SACK with PRR). `delayed_ack = false`, the simulator's
+//!   duplicate ACKs, SACK with PRR); `cwnd_growth` either way (Linux always
+//!   grows cwnd only while cwnd-limited). `delayed_ack = false`, the simulator's
 //!   default, is approximated by re-arming `TCP_QUICKACK` after every read at
 //!   the receiver (tcp(7)); Linux has no way to turn delayed ACKs off.
 //! - Applications (`app = { ... }`) run their simulator sessions on the
@@ -145,9 +147,9 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
                         "{flow}: mptcp.scheduler '{}': Green MPTCP's scheduler needs a BPF MPTCP scheduler, which this kernel lacks; the lab runs Rules 1 and 3 (path_manager = \"green\", cc = \"bbr\") with the default scheduler (\"minrtt\")",
                         m.scheduler
                     ));
-                } else if m.scheduler != "minrtt" && !kernel.schedulers.contains(&m.scheduler) {
+                } else if !matches!(m.scheduler.as_str(), "minrtt" | "linger") && !kernel.schedulers.contains(&m.scheduler) {
                     out.push(format!(
-                        "{flow}: mptcp.scheduler '{}': this kernel's MPTCP schedulers are {} (\"minrtt\" runs as \"default\")",
+                        "{flow}: mptcp.scheduler '{}': this kernel's MPTCP schedulers are {} (\"minrtt\" and \"linger\" run as \"default\")",
                         m.scheduler,
                         list(&kernel.schedulers)
                     ));

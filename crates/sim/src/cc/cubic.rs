@@ -143,7 +143,9 @@ impl CongestionControl for Cubic {
                 s.ssthresh = s.cwnd;
             }
         }
-        if ack.in_recovery || ack.acked == 0 {
+        // HyStart runs on every ACK (Linux's cubictcp_acked); the window grows only while
+        // the sender uses it (cubictcp_cong_avoid returns unless tcp_is_cwnd_limited).
+        if ack.in_recovery || ack.acked == 0 || ack.window_unused {
             return;
         }
         let mut acked = ack.acked;

@@ -62,6 +62,12 @@ pub struct AckInfo {
     pub next_departure: Time,
     /// The delivery-rate sample of this ACK (draft-cheng-iccrg-delivery-rate-estimation).
     pub rate: RateSample,
+    /// The sender has not been using its window, so it must not grow: never
+    /// with `[tcp] cwnd_growth = "always"`; with `"cwnd_limited"`, when
+    /// Linux's `tcp_is_cwnd_limited` is false (`tcp::cwnd_usage`).
+    /// Window-based algorithms then skip their increase, as Linux's
+    /// `cong_avoid` hooks do.
+    pub window_unused: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

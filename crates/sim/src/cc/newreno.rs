@@ -16,7 +16,8 @@ pub struct NewReno {
 
 impl CongestionControl for NewReno {
     fn on_ack(&mut self, s: &mut CcState, ack: &AckInfo) {
-        if ack.in_recovery {
+        // Linux's cong_avoid hooks return unless tcp_is_cwnd_limited (`AckInfo::window_unused`).
+        if ack.in_recovery || ack.window_unused {
             return;
         }
         let mut acked = ack.acked;

@@ -125,7 +125,8 @@ impl CongestionControl for Westwood {
         self.update_bwe(ack.now, ack.rate.acked_sacked);
         self.rtt_min = if std::mem::take(&mut self.reset_rtt_min) { self.rtt } else { self.rtt_min.min(self.rtt) };
 
-        if ack.in_recovery {
+        // Linux's cong_avoid hooks return unless tcp_is_cwnd_limited (`AckInfo::window_unused`).
+        if ack.in_recovery || ack.window_unused {
             return;
         }
         let mut acked = ack.acked;

@@ -571,6 +571,7 @@ impl MptcpSender {
                     ssthresh: s.ccs.ssthresh,
                     in_flight: s.in_flight(),
                     queued: s.queued_bytes(),
+                    outstanding: s.outstanding(),
                     mss: s.ccs.mss,
                     backup: sf.backup,
                     usable: s.is_established() && !sf.potentially_failed && sf.stale_until.is_none(),

@@ -376,6 +376,8 @@ pub struct TcpSpec {
     pub newreno_exit: Option<crate::tcp::NewRenoExit>,
     /// NewReno's timer on partial ACKs: "slow_but_steady" (default) or "impatient" (RFC 6582 §3.2 step 3).
     pub newreno_timer: Option<crate::tcp::NewRenoTimer>,
+    /// When cwnd may grow: "always" (default) or "cwnd_limited" (Linux's tcp_is_cwnd_limited).
+    pub cwnd_growth: Option<crate::tcp::CwndGrowth>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

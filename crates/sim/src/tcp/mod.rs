@@ -4,6 +4,7 @@
 //! an `Io` to which they append packets to send and timers to schedule, and
 //! `sim::World` carries those out. That keeps TCP testable on its own.
 
+pub mod cwnd_usage;
 pub mod prr;
 pub mod rate_sample;
 pub mod receiver;
@@ -43,6 +44,8 @@ pub struct TcpConfig {
     pub newreno_exit: NewRenoExit,
     /// NewReno (`sack = false`): which partial ACKs re-arm the retransmission timer (RFC 6582's Impatient and Slow-but-Steady variants).
     pub newreno_timer: NewRenoTimer,
+    /// When the congestion control may raise cwnd (`cwnd_usage`).
+    pub cwnd_growth: CwndGrowth,
 }
 
 impl Default for TcpConfig {
@@ -73,6 +76,7 @@ impl Default for TcpConfig {
             dupack_threshold: 3,
             newreno_exit: NewRenoExit::Ssthresh,
             newreno_timer: NewRenoTimer::SlowButSteady,
+            cwnd_growth: CwndGrowth::Always,
         }
     }
 }
@@ -110,6 +114,17 @@ pub enum NewRenoTimer {
     /// Re-armed by the first partial ACK only (RFC 6582 §3.2 step 3): with
     /// many holes the timer fires and the rest is resent under slow start.
     Impatient,
+}
+
+/// When the congestion control may raise cwnd on an ACK.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum CwndGrowth {
+    /// On every ACK, as RFC 5681 §3.1 allows (ns-3, htsim).
+    Always,
+    /// Only while the sender is cwnd-limited (Linux's `tcp_is_cwnd_limited`,
+    /// RFC 7661 §4.3): see `cwnd_usage`.
+    CwndLimited,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -40,11 +40,12 @@ use crate::tcp::sender_timers::{self, Due, Expiry, SenderTimers};
 use crate::engine::RngStream;
 use crate::net::packet::{Dss, Kind, Packet};
 use crate::net::NodeId;
+use crate::tcp::cwnd_usage::CwndUsage;
 use crate::tcp::prr::Prr;
 use crate::tcp::rate_sample::{RateEstimator, TxStamp};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
-use crate::tcp::{Io, NewRenoExit, NewRenoTimer, RecoveryAlgorithm, TcpConfig, TimerKind};
+use crate::tcp::{CwndGrowth, Io, NewRenoExit, NewRenoTimer, RecoveryAlgorithm, TcpConfig, TimerKind};
 use crate::time::Time;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,6 +135,8 @@ pub struct TcpSender {
     pub stats: SenderStats,
     /// The latest valid delivery-rate sample, bytes/s (Linux's `tcpi_delivery_rate`).
     pub last_delivery_rate: Option<f64>,
+    /// Whether the window was used, for `cwnd_growth = "cwnd_limited"`.
+    usage: CwndUsage,
 }
 
 impl TcpSender {
@@ -196,6 +199,7 @@ impl TcpSender {
             syn_retransmitted: false,
             stats: SenderStats::default(),
             last_delivery_rate: None,
+            usage: CwndUsage::default(),
             cfg,
         }
     }
@@ -203,6 +207,11 @@ impl TcpSender {
     /// Bytes believed in flight (RFC 6675 pipe; NewReno: outstanding minus duplicate-ACKed).
     pub fn in_flight(&self) -> u64 {
         self.board.pipe().saturating_sub(self.reno_dup_bytes)
+    }
+
+    /// Bytes sent and not yet cumulatively acknowledged (snd_nxt − snd_una).
+    pub fn outstanding(&self) -> u64 {
+        self.snd_nxt - self.snd_una
     }
 
     pub fn acked(&self) -> u64 {
@@ -480,6 +489,7 @@ impl TcpSender {
             snd_nxt: self.snd_nxt,
             next_departure: self.next_departure,
             rate,
+            window_unused: self.cfg.cwnd_growth == CwndGrowth::CwndLimited && !self.usage.is_cwnd_limited(self.ccs.cwnd, self.ccs.ssthresh),
         };
         self.cc.on_ack(&mut self.ccs, &info);
         if std::mem::take(&mut self.ccs.mark_app_limited) {
@@ -602,11 +612,25 @@ impl TcpSender {
         if self.state != State::Established {
             return;
         }
+        let sent_before = self.stats.segments_sent;
+        let stopped_by_window = self.send_loop(io);
+        // tcp_write_xmit: is_cwnd_limited |= in flight >= cwnd; tcp_cwnd_validate if anything was sent or the window is full.
+        let limited = stopped_by_window || self.in_flight() + self.ccs.mss > self.ccs.cwnd;
+        if self.stats.segments_sent > sent_before || limited {
+            self.usage.on_send(limited, self.snd_nxt - self.snd_una, self.snd_una, self.snd_nxt);
+        }
+    }
+
+    /// The body of `send_what_we_can`; returns whether the window stopped it.
+    fn send_loop(&mut self, io: &mut Io) -> bool {
         loop {
             let pipe = self.in_flight();
             if let Some((seq, len)) = self.board.next_retransmission() {
-                if pipe + len as u64 > self.ccs.cwnd || self.wait_for_pacing(io) {
-                    return;
+                if pipe + len as u64 > self.ccs.cwnd {
+                    return true;
+                }
+                if self.wait_for_pacing(io) {
+                    return false;
                 }
                 self.retransmit(seq, len, io);
                 continue;
@@ -625,13 +649,13 @@ impl TcpSender {
                 if pipe < self.ccs.cwnd && matches!(self.source, Source::App { .. }) {
                     self.rate.mark_app_limited(pipe);
                 }
-                return;
+                return false;
             }
-            if pipe + len > self.ccs.cwnd
-                || (peer_window && self.snd_nxt + len > self.snd_una + self.rwnd.max(self.ccs.mss))
-                || self.wait_for_pacing(io)
-            {
-                return;
+            if pipe + len > self.ccs.cwnd {
+                return true;
+            }
+            if (peer_window && self.snd_nxt + len > self.snd_una + self.rwnd.max(self.ccs.mss)) || self.wait_for_pacing(io) {
+                return false;
             }
             if let Source::Mapped { queue, bytes } = &mut self.source {
                 queue.pop_front();
@@ -745,6 +769,34 @@ mod tests {
         // srtt takes the echo; min_rtt (Linux ca_rtt_us) the later segment, without the pacing gap.
         assert_eq!(s.rtt.srtt(), Some(now - t0));
         assert_eq!(s.rtt.min_rtt, Some(now - second));
+    }
+
+    /// The window after an application that has 9 segments to send, with a
+    /// window of 10 (IW10), sees each acknowledged separately in slow start.
+    fn window_after_nine_of_ten(growth: CwndGrowth) -> u64 {
+        let cfg = TcpConfig { handshake: false, cwnd_growth: growth, ..TcpConfig::default() };
+        let mss = cfg.mss as u64;
+        let mut s = TcpSender::new(0, 0, 1, Some(9 * mss), 52, cfg, Seeds { master: 1 }.stream("cc"));
+        let (mut out, mut timers) = (Vec::new(), Vec::new());
+        s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+        assert_eq!(out.len(), 9);
+        for i in 1..=9 {
+            let mut a = Packet::new(0, 1, 0, Kind::Ack, 52);
+            a.ack = i * mss;
+            a.rwnd = 1 << 20;
+            a.ts_ecr = out[0].ts_val;
+            s.on_packet(&a, &mut Io { now: Time::from_millis(50 + i), out: &mut out, timers: &mut timers });
+        }
+        s.ccs.cwnd / mss
+    }
+
+    #[test]
+    fn an_application_limited_window_grows_to_twice_its_flight_in_slow_start() {
+        // RFC 5681 §3.1 growth: one segment per segment acknowledged, 10 + 9.
+        assert_eq!(window_after_nine_of_ten(CwndGrowth::Always), 19);
+        // Linux's tcp_is_cwnd_limited, its own example (include/net/tcp.h): "cwnd is 10 (IW10),
+        // but application sends 9 frames. We allow cwnd to reach 18 when all frames are ACKed."
+        assert_eq!(window_after_nine_of_ten(CwndGrowth::CwndLimited), 18);
     }
 
     /// A NewReno sender with its initial window (10 segments) out.

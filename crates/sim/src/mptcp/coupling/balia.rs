@@ -54,7 +54,8 @@ pub fn decrease_fraction(paths: &[PathState], me: usize) -> f64 {
 
 impl CongestionControl for Balia {
     fn on_ack(&mut self, s: &mut CcState, ack: &AckInfo) {
-        if ack.in_recovery {
+        // Linux's cong_avoid hooks return unless tcp_is_cwnd_limited (`AckInfo::window_unused`).
+        if ack.in_recovery || ack.window_unused {
             return;
         }
         let acked = slow_start(s, ack.acked);

@@ -45,7 +45,8 @@ pub fn increase(paths: &[PathState], me: usize, acked: u64) -> f64 {
 
 impl CongestionControl for Lia {
     fn on_ack(&mut self, s: &mut CcState, ack: &AckInfo) {
-        if ack.in_recovery {
+        // Linux's cong_avoid hooks return unless tcp_is_cwnd_limited (`AckInfo::window_unused`).
+        if ack.in_recovery || ack.window_unused {
             return;
         }
         let acked = slow_start(s, ack.acked);

@@ -89,7 +89,8 @@ impl CongestionControl for Olia {
     fn on_ack(&mut self, s: &mut CcState, ack: &AckInfo) {
         self.loss[2] = ack.snd_una;
         self.shared.borrow_mut()[self.me].loss_interval = self.loss_interval();
-        if ack.in_recovery {
+        // Linux's cong_avoid hooks return unless tcp_is_cwnd_limited (`AckInfo::window_unused`).
+        if ack.in_recovery || ack.window_unused {
             return;
         }
         let acked = slow_start(s, ack.acked);

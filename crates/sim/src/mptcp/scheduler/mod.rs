@@ -16,6 +16,7 @@
 pub mod backup;
 pub mod blest;
 pub mod green;
+pub mod linger;
 pub mod minrtt;
 pub mod penalisation;
 pub mod redundant;
@@ -46,6 +47,8 @@ pub struct SubflowView {
     pub in_flight: u64,
     /// Bytes pushed into the subflow and not yet sent.
     pub queued: u64,
+    /// Bytes sent and not yet cumulatively acknowledged (snd_nxt − snd_una).
+    pub outstanding: u64,
     pub mss: u64,
     /// Flagged backup (RFC 8684 §3.3.8: MP_PRIO, or the B flag of MP_JOIN).
     pub backup: bool,
@@ -66,6 +69,12 @@ impl SubflowView {
     /// (`mptcp_is_temp_unavailable`'s window test), within `window`.
     pub fn has_space_in(&self, window: u64) -> bool {
         self.in_flight + self.queued + self.mss <= window
+    }
+
+    /// What the subflow's socket holds: sent and unacknowledged, or not yet
+    /// sent (Linux's `sk_wmem_queued`, counted in payload bytes).
+    pub fn wmem_queued(&self) -> u64 {
+        self.outstanding + self.queued
     }
 
     pub fn has_space(&self) -> bool {
@@ -123,7 +132,7 @@ pub trait Scheduler {
 
 /// Scheduler names accepted in scenarios.
 pub fn names() -> &'static [&'static str] {
-    &["minrtt", "roundrobin", "redundant", "backup", "rp_bm", "blest", "green", "green_literal"]
+    &["minrtt", "linger", "roundrobin", "redundant", "backup", "rp_bm", "blest", "green", "green_literal"]
 }
 
 /// What a scheduler is built from besides its name (see `MptcpConfig`).
@@ -163,6 +172,7 @@ pub fn make(name: &str, setup: &Setup) -> Result<Box<dyn Scheduler>, SetupError>
     let mut p = Params::new(name, setup.params);
     let built: Result<Box<dyn Scheduler>, String> = match name {
         "minrtt" => Ok(Box::new(minrtt::MinRtt)),
+        "linger" => Ok(Box::new(linger::Linger::default())),
         "roundrobin" => Ok(Box::new(roundrobin::RoundRobin::default())),
         "redundant" => Ok(Box::new(redundant::Redundant::default())),
         "backup" => Ok(Box::new(backup::Backup)),
@@ -223,6 +233,7 @@ pub(crate) mod testing {
             ssthresh: u64::MAX,
             in_flight: 0,
             queued: 0,
+            outstanding: 0,
             mss: 1000,
             backup: false,
             usable: true,
