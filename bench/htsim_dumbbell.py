@@ -94,9 +94,17 @@ start_step = "{start_step}"
 def build(shared: Path, cache: Path | None, error=RuntimeError) -> Path:
     """The anchor's build.sh (libhtsim.a and the anchor programs, ~30 s the first time) into
     ``cache`` (default ~/.cache/pathpool-anchors/htsim); the dumbbell program's path."""
-    script = shared / "anchors" / "htsim" / "build.sh"
+    anchor = shared / "anchors" / "htsim"
+    script = anchor / "build.sh"
     if not script.is_file():
         raise error(f"no htsim anchor build script at {script} (set PATHPOOL_SHARED to the shared/ folder)")
+    # build.sh copies the source before `make` (with cp when rsync is missing, which renews every
+    # mtime and so rebuilds the library each time): skip it while the binary is newer than the anchor.
+    cached = (cache or Path.home() / ".cache" / "pathpool-anchors" / "htsim") / "bin" / "htsim_dumbbell_anchor"
+    if os.access(cached, os.X_OK):
+        newest = max(f.stat().st_mtime for f in anchor.rglob("*") if f.is_file())
+        if cached.stat().st_mtime > newest:
+            return cached
     argv = ["bash", str(script)] + ([str(cache)] if cache else [])
     r = subprocess.run(argv, capture_output=True, text=True)
     lines = [ln.strip() for ln in r.stdout.splitlines() if ln.strip()]
