@@ -179,6 +179,7 @@ mod tests {
         reference.sort();
         let rest: Vec<(Time, u64)> = std::iter::from_fn(|| q.pop()).collect();
         assert_eq!(rest, reference);
-        assert!(q.is_empty() && q.len() == 0 && popped.len() > 5_000);
+        assert_eq!(q.len(), 0);
+        assert!(q.is_empty() && popped.len() > 5_000);
     }
 }
