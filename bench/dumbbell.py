@@ -661,11 +661,14 @@ def parse_args(argv=None):
         description="Run the anchor dumbbell in pathpool, ns-3 and htsim and compare speed.",
     )
     ap.add_argument("--workload", choices=["small", "large", "all"], default="all")
-    ap.add_argument("--repeat", type=int, default=1, metavar="K", help="runs per simulator and workload; the median wall time is reported")
-    ap.add_argument("--tcp", choices=sorted(TCP_VARIANTS), default="newreno", help="congestion control of the ns-3 comparison (the htsim comparison is always its NewReno)")
+    ap.add_argument("--repeat", type=int, default=1, metavar="K", 
+                    help="runs per simulator and workload; the fastest wall time is reported (the median in --json)")
+    ap.add_argument("--tcp", choices=sorted(TCP_VARIANTS), default="newreno",
+                    help="congestion control of the ns-3 comparison (the htsim comparison is always its NewReno)")
     ap.add_argument("--json", type=Path, metavar="FILE", help="save the raw numbers here")
     ap.add_argument("--ns3-cache", type=Path, metavar="DIR", help="ns-3 wheel/virtualenv and binary cache for the anchor's build.sh (default: its own, ~/.cache/pathpool-anchors)")
-    ap.add_argument("--htsim-cache", type=Path, metavar="DIR", help="htsim anchor build directory for its build.sh (default: its own, ~/.cache/pathpool-anchors/htsim)")
+    ap.add_argument("--htsim-cache", type=Path, metavar="DIR",
+                    help="htsim anchor build directory for its build.sh (default: its own, ~/.cache/pathpool-anchors/htsim)")
     ap.add_argument("--sim", nargs="+", choices=["all", "both", "pathpool", "ns3", "htsim"], default=["all"],
                     help="what to run: ns3 (ns-3 and pathpool in its model), htsim (htsim and pathpool in its model), "
                          "pathpool (pathpool in both models only), all (default; `both` is the same)")
