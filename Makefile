@@ -85,7 +85,8 @@ test: install
 	@# The kernel lab's tests must leave no namespace behind (pathpool lab clean removes crash leftovers).
 	@if ip netns list 2>/dev/null | grep '^pp-'; then echo "error: kernel-lab namespaces left behind (above)"; exit 1; fi
 
-# Speed: pathpool vs the ns-3 anchor, side by side (docs/performance.md).
+# Speed: pathpool vs the ns-3 and htsim anchors on two dumbbells, side by side (docs/performance.md).
+# Builds both anchors into ~/.cache/pathpool-anchors if missing; peak RSS needs GNU time (/usr/bin/time).
 bench: install
 	cargo build --release -p pathpool-sim
 	$(PY) bench/dumbbell.py --workload all --repeat 3

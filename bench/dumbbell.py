@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Speed benchmark: the ns-3 anchor dumbbell, run in pathpool and in ns-3 side by side.
+"""Speed benchmark: the anchor dumbbell, run in pathpool, ns-3 and htsim side by side.
 
 The workload is the one of ``shared/anchors/ns3/dumbbell.cc``: N long-lived TCP flows,
 1 Gb/s 1 ms access links, a bottleneck of rate R with 10 ms delay and a Q-packet
@@ -8,16 +8,25 @@ drop-tail FIFO, 10 simulated seconds, flows started 10 ms apart. Two sizes:
     small   N = 10,  R = 100 Mb/s, Q = 200
     large   N = 100, R = 1 Gb/s,   Q = 2000
 
+Two comparisons run on each workload, each with pathpool in the other simulator's model:
+
+    ns-3   against pathpool with ns-3 3.44's defaults written out (SACK, PRR, delayed ACKs,
+           1 s minimum RTO, 54-byte headers): ``docs/ns3-anchor-notes.md``
+    htsim  (``shared/anchors/htsim/main_dumbbell_anchor.cpp``, ``-ssthresh 100``) against
+           pathpool with htsim's TCP model (no SACK, no delayed ACKs, 1500-byte packets and
+           40-byte ACKs, initial ssthresh 100 packets, 250 ms minimum RTO, 3 s initial RTO):
+           ``bench/htsim_dumbbell.py``, ``docs/performance.md``
+
 For each workload and each simulator it reports wall seconds (the simulation loop, as
 each simulator times it; the whole process is in ``--json``), events, events/s, data
 packets delivered per wall second, peak memory (max RSS of that process alone, from
-``os.wait4``), total goodput (bytes delivered to the receiving applications x 8 /
-simulated time), Jain's index over the flows' goodputs, and the ns-3/pathpool wall-time
-and memory ratios. The pathpool scenario makes every ns-3 default that matters explicit;
-``docs/ns3-anchor-notes.md`` says what each one is and where it comes from.
+GNU time's ``%M`` around it, or ``os.wait4`` without GNU time), total goodput (bytes
+delivered to the receiving applications x 8 / simulated time), Jain's index over the
+flows' goodputs, and pathpool's speed and memory against each.
 
 Usage:  python bench/dumbbell.py [--workload small|large|all] [--repeat K]
-                                 [--tcp newreno] [--json FILE] [--ns3-cache DIR]
+                                 [--sim all|ns3|htsim|pathpool ...] [--tcp newreno]
+                                 [--json FILE] [--ns3-cache DIR] [--htsim-cache DIR]
 
 Only the standard library and the project's dependencies (rich) are used.
 """
@@ -64,6 +73,7 @@ from ns3_dumbbell import (  # noqa: E402  (the shared scenario module beside thi
 from ns3_dumbbell import build_pathpool as _build_pathpool  # noqa: E402
 from ns3_dumbbell import pathpool_scenario as _dumbbell_scenario  # noqa: E402
 from ns3_dumbbell import tail  # noqa: E402
+import htsim_dumbbell  # noqa: E402  (htsim's anchor: build, run, and its model as a pathpool scenario)
 
 SIM_TIME_S = 10.0
 FLOW_START_STEP = "10ms"
@@ -85,8 +95,10 @@ WORKLOADS = {
     "large": Workload("large", 100, "1Gbps", 2000),
 }
 
-SIMULATORS = ("pathpool", "ns3")
-LABEL = {"pathpool": "pathpool", "ns3": "ns-3"}
+# Each comparison: (the other simulator, pathpool in that simulator's model).
+COMPARISONS = {"ns3": ("ns3", "pathpool"), "htsim": ("htsim", "pathpool-htsim")}
+SIMULATORS = ("pathpool", "ns3", "pathpool-htsim", "htsim")
+LABEL = {"pathpool": "pathpool (ns-3 model)", "ns3": "ns-3", "pathpool-htsim": "pathpool (htsim model)", "htsim": "htsim"}
 PATHPOOL_REQUIRED = (
     "events",
     "wall_s",
@@ -97,7 +109,10 @@ PATHPOOL_REQUIRED = (
     "total_goodput_bps",
     "jain_index",
 )
-SPEED_TARGET = 50.0  # pathpool must be at least this many times faster than ns-3
+# Issue 20's targets: delivered data packets per wall second at least these multiples of the
+# other simulator's, and peak RSS at most htsim's + 10 MiB.
+SPEED_TARGET = {"ns3": 100.0, "htsim": 1.5}
+RSS_MARGIN_MIB = {"htsim": 10.0}
 
 
 class BenchError(RuntimeError):
@@ -105,6 +120,20 @@ class BenchError(RuntimeError):
 
 
 # --------------------------------------------------------------------------- scenario
+
+
+def htsim_scenario(w: Workload, seed: int, sim_time: float) -> str:
+    """The pathpool scenario doing the htsim anchor's work with htsim's TCP model."""
+    return htsim_dumbbell.pathpool_scenario(name=f"bench-dumbbell-{w.name}-htsim", flows=w.flows, rate=w.rate,
+                                            queue=w.queue, seed=seed, sim_time=sim_time, start_step=FLOW_START_STEP,
+                                            generator="bench/dumbbell.py")
+
+
+def rate_mbps(rate: str) -> float:
+    m = re.fullmatch(r"(\d+(?:\.\d+)?)([MG])bps", rate)
+    if not m:
+        raise BenchError(f"rate {rate!r}: expected NMbps or NGbps")
+    return float(m.group(1)) * (1000 if m.group(2) == "G" else 1)
 
 
 def pathpool_scenario(w: Workload, cc: str, seed: int, sim_time: float) -> str:
@@ -137,6 +166,7 @@ class Proc:
     stderr: str
     wall_s: float
     max_rss_kb: int
+    rss_source: str = "os.wait4"
 
 
 def run_measured(argv: list[str], cwd: Path | None = None, timeout: float | None = None) -> Proc:
@@ -180,6 +210,33 @@ def run_measured(argv: list[str], cwd: Path | None = None, timeout: float | None
     if timed_out.is_set():
         raise BenchError(f"{argv[0]} killed after the {timeout:g} s timeout")
     return Proc(p.returncode, stdout, stderr, wall, ru.ru_maxrss)  # ru_maxrss: KiB on Linux
+
+
+GNU_TIME = Path("/usr/bin/time")
+
+
+def run_peak_rss(argv: list[str], cwd: Path | None = None, timeout: float | None = None) -> Proc:
+    """run_measured with the peak RSS taken by GNU time around the program when it is installed.
+
+    A child's ru_maxrss from os.wait4 starts at its parent's resident size when it execs (Linux
+    keeps the larger high-water mark across exec), so a program forked from this Python process
+    (~20 MiB with rich loaded) never reads below Python's size: the floor hid the simulators'
+    own figures (e.g. pathpool's "20.6 MiB" for 10 and 100 flows). GNU time forks the program
+    from its own small process and reports that child's ru_maxrss. Without it, os.wait4's
+    figure is kept and `rss_source` says so."""
+    if not GNU_TIME.is_file():
+        p = run_measured(argv, cwd=cwd, timeout=timeout)
+        p.rss_source = "os.wait4 (includes the Python parent's size at exec)"
+        return p
+    with tempfile.NamedTemporaryFile(suffix=".rss") as f:
+        p = run_measured([str(GNU_TIME), "-f", "%M", "-o", f.name] + argv, cwd=cwd, timeout=timeout)
+        words = Path(f.name).read_text().split()
+    if p.returncode == 0:
+        if not words or not words[-1].isdigit():
+            raise BenchError(f"GNU time wrote no peak RSS for {argv[0]}")
+        p.max_rss_kb = int(words[-1])
+    p.rss_source = "GNU time %M"
+    return p
 
 
 # --------------------------------------------------------------------------- builds
@@ -227,6 +284,7 @@ class Run:
     goodput_mbps: float
     jain: float
     max_rss_kb: int
+    rss_source: str
     flow_bytes_delivered: list[int] | None = None
     raw: dict = field(default_factory=dict)
 
@@ -246,7 +304,7 @@ def run_ns3(binary: Path, w: Workload, tcp_type: str, sim_time: float, timeout: 
         "--delay=10ms",
         f"--queue={w.queue}",
     ]
-    p = run_measured(argv, timeout=timeout)
+    p = run_peak_rss(argv, timeout=timeout)
     if p.returncode != 0:
         raise BenchError(f"ns-3 exited with {p.returncode}: {' '.join(argv)}\n{tail(p.stderr + p.stdout)}")
     kv = {}
@@ -273,6 +331,7 @@ def run_ns3(binary: Path, w: Workload, tcp_type: str, sim_time: float, timeout: 
         goodput_mbps=goodput,
         jain=float(kv["jain"]),
         max_rss_kb=p.max_rss_kb,
+        rss_source=p.rss_source,
         raw={"argv": argv, "stdout": p.stdout.strip()},
     )
 
@@ -288,9 +347,38 @@ def parse_pathpool_json(stdout: str) -> dict:
     raise BenchError(f"no JSON object on pathpool-sim's stdout:\n{tail(stdout)}")
 
 
-def run_pathpool(binary: Path, scenario: Path, seed: int, w: Workload, timeout: float | None) -> Run:
+def run_htsim(binary: Path, w: Workload, sim_time: float, timeout: float | None) -> Run:
+    argv = htsim_dumbbell.argv(binary, w.flows, rate_mbps(w.rate), w.queue, sim_time)
+    p = run_peak_rss(argv, timeout=timeout)
+    if p.returncode != 0:
+        raise BenchError(f"htsim exited with {p.returncode}: {' '.join(argv)}\n{tail(p.stderr + p.stdout)}")
+    d = htsim_dumbbell.parse_output(p.stdout, BenchError)
+    # htsim's sinks count 1500-byte packets cumulatively ACKed (the SYN takes sequence
+    # number 1); pathpool's goodput counts 1460-byte payloads: compare in payload bytes.
+    per_flow_wire = [float(g) for g in d["per_flow_goodput_bps_wire"]]
+    payload = htsim_dumbbell.HTSIM_MSS / htsim_dumbbell.HTSIM_PACKET
+    bytes_delivered = round(sum(per_flow_wire) * sim_time / 8 * payload)
+    return Run(
+        simulator="htsim",
+        workload=w.name,
+        wall_s=float(d["loop_wall_s"]),
+        process_wall_s=p.wall_s,
+        events=int(d["events"]),
+        packets_delivered=int(d["data_pkts_acked"]),
+        packets_estimated=False,
+        bytes_delivered=bytes_delivered,
+        goodput_mbps=bytes_delivered * 8 / sim_time / 1e6,
+        jain=float(d["jain_index"]),
+        max_rss_kb=p.max_rss_kb,
+        rss_source=p.rss_source,
+        raw={"argv": argv, "json": d},
+    )
+
+
+def run_pathpool(binary: Path, scenario: Path, seed: int, w: Workload, timeout: float | None,
+                 simulator: str = "pathpool") -> Run:
     argv = [str(binary), "run", str(scenario), "--seed", str(seed), "--json"]
-    p = run_measured(argv, cwd=REPO, timeout=timeout)
+    p = run_peak_rss(argv, cwd=REPO, timeout=timeout)
     if p.returncode != 0:
         raise BenchError(f"pathpool-sim exited with {p.returncode}: {' '.join(argv)}\n{tail(p.stderr + p.stdout)}")
     d = parse_pathpool_json(p.stdout)
@@ -301,7 +389,7 @@ def run_pathpool(binary: Path, scenario: Path, seed: int, w: Workload, timeout: 
     duration = float(d["duration_s"])
     bytes_delivered = int(d["bytes_delivered"])
     return Run(
-        simulator="pathpool",
+        simulator=simulator,
         workload=w.name,
         wall_s=float(d["wall_s"]),
         process_wall_s=p.wall_s,
@@ -313,6 +401,7 @@ def run_pathpool(binary: Path, scenario: Path, seed: int, w: Workload, timeout: 
         # Same definition as the anchor: Jain's index over per-flow goodputs.
         jain=jain_index([float(b) for b in flows]) if flows else float(d["jain_index"]),
         max_rss_kb=p.max_rss_kb,
+        rss_source=p.rss_source,
         flow_bytes_delivered=flows,
         raw={"argv": argv, "json": d},
     )
@@ -322,10 +411,11 @@ def run_pathpool(binary: Path, scenario: Path, seed: int, w: Workload, timeout: 
 
 
 def summarize(runs: list[Run]) -> dict:
-    """Median wall time over the repeats; the other numbers from the repeats (they are
-    deterministic in both simulators, which is checked), peak RSS the largest seen."""
+    """The fastest repeat's wall time (the machine is shared: the least disturbed run is the
+    one to compare; the median is kept too); the other numbers from the repeats (they are
+    deterministic in every simulator, which is checked), peak RSS the largest seen."""
     first = runs[0]
-    wall = statistics.median(r.wall_s for r in runs)
+    wall = min(r.wall_s for r in runs)
     deterministic = all(
         (r.events, r.bytes_delivered) == (first.events, first.bytes_delivered) for r in runs
     )
@@ -333,14 +423,16 @@ def summarize(runs: list[Run]) -> dict:
         "simulator": first.simulator,
         "repeats": len(runs),
         "wall_s": wall,
+        "wall_s_median": statistics.median(r.wall_s for r in runs),
         "wall_s_all": [r.wall_s for r in runs],
-        "process_wall_s": statistics.median(r.process_wall_s for r in runs),
+        "process_wall_s": min(r.process_wall_s for r in runs),
         "events": first.events,
         "events_per_s": first.events / wall if wall > 0 else float("inf"),
         "packets_delivered": first.packets_delivered,
         "packets_estimated": first.packets_estimated,
         "delivered_packets_per_s": first.packets_delivered / wall if wall > 0 else float("inf"),
         "max_rss_kb": max(r.max_rss_kb for r in runs),
+        "rss_source": first.rss_source,
         "bytes_delivered": first.bytes_delivered,
         "goodput_mbps": first.goodput_mbps,
         "jain": first.jain,
@@ -348,21 +440,32 @@ def summarize(runs: list[Run]) -> dict:
     }
 
 
-def ratios(s: dict[str, dict]) -> dict | None:
-    if "ns3" not in s or "pathpool" not in s:
-        return None
-    ns3, pp = s["ns3"], s["pathpool"]
-    wall = ns3["wall_s"] / pp["wall_s"] if pp["wall_s"] > 0 else float("inf")
-    return {
-        "wall_ns3_over_pathpool": wall,
-        "process_wall_ns3_over_pathpool": ns3["process_wall_s"] / pp["process_wall_s"],
-        "memory_ns3_over_pathpool": ns3["max_rss_kb"] / pp["max_rss_kb"] if pp["max_rss_kb"] else None,
-        "goodput_pathpool_minus_ns3_pct": 100 * (pp["goodput_mbps"] - ns3["goodput_mbps"]) / ns3["goodput_mbps"]
-        if ns3["goodput_mbps"]
-        else None,
-        "speed_target": SPEED_TARGET,
-        "speed_target_met": wall >= SPEED_TARGET,
-    }
+def ratios(s: dict[str, dict]) -> dict:
+    """pathpool against each other simulator, each in that simulator's model."""
+    out = {}
+    for other, (osim, psim) in COMPARISONS.items():
+        if osim not in s or psim not in s:
+            continue
+        o, pp = s[osim], s[psim]
+        speed = pp["delivered_packets_per_s"] / o["delivered_packets_per_s"] if o["delivered_packets_per_s"] else float("inf")
+        rss_diff = (pp["max_rss_kb"] - o["max_rss_kb"]) / 1024
+        r = {
+            "delivered_pkt_per_s_pathpool_over_other": speed,
+            "wall_other_over_pathpool": o["wall_s"] / pp["wall_s"] if pp["wall_s"] > 0 else float("inf"),
+            "process_wall_other_over_pathpool": o["process_wall_s"] / pp["process_wall_s"],
+            "memory_other_over_pathpool": o["max_rss_kb"] / pp["max_rss_kb"] if pp["max_rss_kb"] else None,
+            "rss_pathpool_minus_other_mib": rss_diff,
+            "goodput_pathpool_minus_other_pct": 100 * (pp["goodput_mbps"] - o["goodput_mbps"]) / o["goodput_mbps"]
+            if o["goodput_mbps"]
+            else None,
+            "speed_target": SPEED_TARGET[other],
+            "speed_target_met": speed >= SPEED_TARGET[other],
+        }
+        if other in RSS_MARGIN_MIB:
+            r["rss_margin_mib"] = RSS_MARGIN_MIB[other]
+            r["rss_target_met"] = rss_diff <= RSS_MARGIN_MIB[other]
+        out[other] = r
+    return out
 
 
 def fmt_si(x: float) -> str:
@@ -373,7 +476,7 @@ def fmt_si(x: float) -> str:
 
 
 METRICS = (  # (label, summary key, format)
-    ("wall s (loop)", "wall_s", "{:.3f}"),
+    ("wall s (loop, best)", "wall_s", "{:.3f}"),
     ("process wall s", "process_wall_s", "{:.3f}"),
     ("events", "events", "si"),
     ("events/s", "events_per_s", "si"),
@@ -384,53 +487,72 @@ METRICS = (  # (label, summary key, format)
 )
 
 
+def ratio_cell(key: str, pp: float, other: float) -> str:
+    """pathpool against the other simulator, read as "pathpool is N x better" where it has a sense."""
+    if key in ("delivered_packets_per_s", "events_per_s"):
+        return f"{pp / other:.2f}x" if other else "-"
+    if key in ("wall_s", "process_wall_s"):
+        return f"{other / pp:.2f}x" if pp else "-"
+    if key == "max_rss_mib":
+        return f"{pp - other:+.1f} MiB"
+    if key == "goodput_mbps":
+        return f"{100 * (pp - other) / other:+.2f}%" if other else "-"
+    return ""
+
+
 def workload_table(wname: str, wres: dict) -> tuple[str, list[str], list[list[str]], list[str]]:
-    """Rows are metrics; columns pathpool, ns-3 and their ratio (ns-3 / pathpool)."""
+    """Rows are metrics; for each comparison, pathpool in that simulator's model, the simulator,
+    and the ratio (speed: pathpool / other for rates, other / pathpool for wall times; RSS and
+    goodput: pathpool minus other)."""
     summ = wres["summary"]
-    sims = [s for s in SIMULATORS if s in summ]
-    both = len(sims) == 2
-    head = ["metric"] + [LABEL[s] for s in sims] + (["ns-3 / pathpool"] if both else [])
+    cols = [s for s in SIMULATORS if s in summ]
+    pairs = [(o, (osim, psim)) for o, (osim, psim) in COMPARISONS.items() if osim in summ and psim in summ]
+    head = ["metric"]
+    for s in cols:
+        head.append(LABEL[s])
+        for o, (osim, psim) in pairs:
+            if s == osim:
+                head.append(f"pathpool vs {LABEL[osim]}")
     rows = []
     for label, key, fmt in METRICS:
-        vals = []
-        for s in sims:
+        row = [label]
+        for s in cols:
             v = summ[s]["max_rss_kb"] / 1024 if key == "max_rss_mib" else summ[s][key]
             txt = fmt_si(v) if fmt == "si" else fmt.format(v)
             if key == "delivered_packets_per_s" and summ[s]["packets_estimated"]:
                 txt += "*"
-            vals.append((v, txt))
-        row = [label] + [t for _, t in vals]
-        if both:
-            pp, ns = vals[0][0], vals[1][0]
-            # Rates are compared through the wall-time ratio; a rate ratio reads backwards.
-            rate = key in ("events_per_s", "delivered_packets_per_s")
-            row.append("" if rate else (f"{ns / pp:.2f}x" if pp else "-"))
+            row.append(txt)
+            for o, (osim, psim) in pairs:
+                if s == osim:
+                    pv = summ[psim]["max_rss_kb"] / 1024 if key == "max_rss_mib" else summ[psim][key]
+                    row.append(ratio_cell(key, pv, v))
         rows.append(row)
     notes = []
-    for s in sims:
+    for s in cols:
         if not summ[s]["deterministic"]:
             notes.append(f"{LABEL[s]}: events or bytes differ between repeats (not deterministic)")
-    r = wres.get("ratios")
-    if r:
+    for o, r in (wres.get("ratios") or {}).items():
         verdict = "met" if r["speed_target_met"] else "NOT met"
-        mem = r["memory_ns3_over_pathpool"]
-        gp = r["goodput_pathpool_minus_ns3_pct"]
-        notes.insert(0, f"speed: pathpool is {r['wall_ns3_over_pathpool']:.1f}x faster than ns-3 "
-                        f"(target >= {SPEED_TARGET:g}x: {verdict}); memory ns-3/pathpool "
-                        f"{f'{mem:.2f}x' if mem else '-'}; pathpool goodput "
-                        f"{f'{gp:+.2f}%' if gp is not None else '-'} vs ns-3")
+        gp = r["goodput_pathpool_minus_other_pct"]
+        note = (f"vs {LABEL[o]}: pathpool delivers {r['delivered_pkt_per_s_pathpool_over_other']:.2f}x its data packets "
+                f"per wall second (target >= {r['speed_target']:g}x: {verdict}); goodput "
+                f"{f'{gp:+.2f}%' if gp is not None else '-'}; peak RSS {r['rss_pathpool_minus_other_mib']:+.1f} MiB")
+        if "rss_target_met" in r:
+            note += f" (target <= +{r['rss_margin_mib']:g} MiB: {'met' if r['rss_target_met'] else 'NOT met'})"
+        notes.append(note)
     title = f"{wname}: {WORKLOADS[wname].describe()}, {wres['params']['tcp']}, {wres['params']['sim_time_s']:g} s simulated"
     return title, head, rows, notes
 
 
 NOTES = (
-    "wall s (loop): the simulation loop as each simulator times it (ns-3: Simulator::Run; "
-    "pathpool: its event loop), median over repeats; process wall s: spawn to exit. "
-    "Peak RSS: ru_maxrss of that process alone (os.wait4). Goodput: bytes delivered to the "
-    "receiving applications x 8 / simulated time. * ns-3's delivered packets are estimated "
-    "as sink bytes / 1448 (the anchor counts no packets; duplicates that reach the receiver "
-    "are missed). Events are each simulator's own: ns-3 also counts cancelled timers it pops, "
-    "so delivered pkt/s is the like-for-like rate."
+    "wall s (loop, best): the simulation loop as each simulator times it (ns-3: Simulator::Run; "
+    "htsim: its doNextEvent loop, with its RTO log lines; pathpool: its event loop), the fastest of "
+    "the repeats; process wall s: spawn to exit, fastest. Peak RSS: ru_maxrss of that process alone "
+    "(GNU time %M). Goodput: bytes delivered to the receiving applications x 8 / simulated time "
+    "(htsim: its 1500-byte packets counted as 1460-byte payloads, as pathpool's htsim model sends). "
+    "* ns-3's delivered packets are estimated as sink bytes / 1448 (the anchor counts no packets). "
+    "Events are each simulator's own unit: delivered pkt/s is the like-for-like rate. "
+    "Each comparison runs pathpool in that simulator's TCP model (docs/performance.md)."
 )
 
 
@@ -536,14 +658,20 @@ def host_info() -> dict:
 
 def parse_args(argv=None):
     ap = argparse.ArgumentParser(
-        description="Run the ns-3 anchor dumbbell in pathpool and in ns-3 and compare speed.",
+        description="Run the anchor dumbbell in pathpool, ns-3 and htsim and compare speed.",
     )
     ap.add_argument("--workload", choices=["small", "large", "all"], default="all")
-    ap.add_argument("--repeat", type=int, default=1, metavar="K", help="runs per simulator and workload; the median wall time is reported")
-    ap.add_argument("--tcp", choices=sorted(TCP_VARIANTS), default="newreno", help="congestion control in both simulators")
+    ap.add_argument("--repeat", type=int, default=1, metavar="K", 
+                    help="runs per simulator and workload; the fastest wall time is reported (the median in --json)")
+    ap.add_argument("--tcp", choices=sorted(TCP_VARIANTS), default="newreno",
+                    help="congestion control of the ns-3 comparison (the htsim comparison is always its NewReno)")
     ap.add_argument("--json", type=Path, metavar="FILE", help="save the raw numbers here")
     ap.add_argument("--ns3-cache", type=Path, metavar="DIR", help="ns-3 wheel/virtualenv and binary cache for the anchor's build.sh (default: its own, ~/.cache/pathpool-anchors)")
-    ap.add_argument("--sim", choices=["both", "pathpool", "ns3"], default="both", help="run only one side (default: both)")
+    ap.add_argument("--htsim-cache", type=Path, metavar="DIR",
+                    help="htsim anchor build directory for its build.sh (default: its own, ~/.cache/pathpool-anchors/htsim)")
+    ap.add_argument("--sim", nargs="+", choices=["all", "both", "pathpool", "ns3", "htsim"], default=["all"],
+                    help="what to run: ns3 (ns-3 and pathpool in its model), htsim (htsim and pathpool in its model), "
+                         "pathpool (pathpool in both models only), all (default; `both` is the same)")
     ap.add_argument("--pathpool-bin", type=Path, metavar="PATH", help="use this pathpool-sim binary instead of building one with cargo")
     ap.add_argument("--seed", type=int, default=1, help="pathpool seed (ns-3's anchor is deterministic)")
     ap.add_argument("--sim-time", type=float, default=SIM_TIME_S, metavar="S", help=argparse.SUPPRESS)
@@ -559,7 +687,16 @@ def main(argv=None) -> int:
     args = parse_args(argv)
     console = Console(stderr=True) if HAVE_RICH else None
     out_console = Console() if HAVE_RICH else None
-    sims = list(SIMULATORS) if args.sim == "both" else [args.sim]
+    chosen = set(args.sim)
+    if chosen & {"all", "both"}:
+        chosen = {"ns3", "htsim"}
+    sims = []
+    for other, (osim, psim) in COMPARISONS.items():
+        if other in chosen or "pathpool" in chosen:
+            sims.append(psim)
+        if other in chosen:
+            sims.append(osim)
+    sims = [s for s in SIMULATORS if s in sims]
     names = ["small", "large"] if args.workload == "all" else [args.workload]
     ns3_type, pp_cc = TCP_VARIANTS[args.tcp]
 
@@ -576,7 +713,10 @@ def main(argv=None) -> int:
                 if "ns3" in sims:
                     progress.update(overall, description="building the ns-3 anchor (first time: installs the ns3 wheel)")
                     bins["ns3"] = build_ns3(args.ns3_cache)
-                if "pathpool" in sims:
+                if "htsim" in sims:
+                    progress.update(overall, description="building the htsim anchor (first time: ~30 s)")
+                    bins["htsim"] = htsim_dumbbell.build(shared_dir(), args.htsim_cache, BenchError)
+                if "pathpool" in sims or "pathpool-htsim" in sims:
                     if args.pathpool_bin:
                         bins["pathpool"] = args.pathpool_bin.resolve()
                     else:
@@ -588,6 +728,9 @@ def main(argv=None) -> int:
                     toml_text = pathpool_scenario(w, pp_cc, args.seed, args.sim_time)
                     scenario = scen_dir / f"dumbbell-{name}.toml"
                     scenario.write_text(toml_text)
+                    htsim_toml = htsim_scenario(w, args.seed, args.sim_time)
+                    htsim_scen = scen_dir / f"dumbbell-{name}-htsim.toml"
+                    htsim_scen.write_text(htsim_toml)
                     runs: dict[str, list[Run]] = {s: [] for s in sims}
                     for k in range(args.repeat):
                         for sim in sims:
@@ -595,6 +738,10 @@ def main(argv=None) -> int:
                             progress.update(overall, description=f"{name} [{w.describe()}]: {LABEL[sim]}{rep}")
                             if sim == "ns3":
                                 r = run_ns3(bins["ns3"], w, ns3_type, args.sim_time, args.timeout)
+                            elif sim == "htsim":
+                                r = run_htsim(bins["htsim"], w, args.sim_time, args.timeout)
+                            elif sim == "pathpool-htsim":
+                                r = run_pathpool(bins["pathpool"], htsim_scen, args.seed, w, args.timeout, sim)
                             else:
                                 r = run_pathpool(bins["pathpool"], scenario, args.seed, w, args.timeout)
                             runs[sim].append(r)
@@ -605,6 +752,7 @@ def main(argv=None) -> int:
                                    "sim_time_s": args.sim_time, "start_step": FLOW_START_STEP,
                                    "tcp": args.tcp, "ns3_tcp": ns3_type, "pathpool_cc": pp_cc},
                         "pathpool_scenario": toml_text,
+                        "pathpool_htsim_scenario": htsim_toml,
                         "runs": {sim: [asdict(r) for r in rs] for sim, rs in runs.items()},
                         "summary": summary,
                         "ratios": ratios(summary),
@@ -618,7 +766,7 @@ def main(argv=None) -> int:
     if args.json:
         doc = {
             "benchmark": "dumbbell",
-            "format": 1,
+            "format": 2,
             "date": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
             "host": host_info(),
             "args": {k: (str(v) if isinstance(v, Path) else v) for k, v in vars(args).items()},

@@ -178,7 +178,7 @@ impl InrppSender {
         // as INRPP's, so a router caches it like the data when it overflows
         // the queue (§III-D) instead of dropping it (§III-C: INRPP routers
         // have no congestion-related drops).
-        syn.inrpp = Some(self.nonces);
+        syn.inrpp = Some(Box::new(self.nonces));
         self.timers.send_syn(syn, &self.rtt, &mut self.stats, io);
     }
 
@@ -379,7 +379,7 @@ impl InrppSender {
         p.len = len;
         p.ts_val = io.now;
         p.retransmission = retransmission;
-        p.inrpp = Some(self.nonces);
+        p.inrpp = Some(Box::new(self.nonces));
         self.stats.segments_sent += 1;
         self.stats.packets_sent += 1;
         io.out.push(p);
@@ -406,7 +406,7 @@ mod tests {
         for &(n, note) in notes {
             opt.set(n, note);
         }
-        a.inrpp = Some(opt);
+        a.inrpp = Some(Box::new(opt));
         a
     }
 
@@ -433,12 +433,12 @@ mod tests {
         advance(&mut s, &mut out, &mut timers, Time::from_millis(20));
         assert_eq!(out.len(), 6, "one ACK, one packet");
         // The nonce is echoed in the data that follows.
-        assert_eq!(out[5].inrpp.unwrap().entries(), &[(7, Note::Nonce)]);
+        assert_eq!(out[5].inrpp.as_ref().unwrap().entries(), &[(7, Note::Nonce)]);
         // A cancel reopens the loop: packets flow again at the interface rate.
         s.on_packet(&ack(2 * 1448, &[(7, Note::Cancel)]), &mut Io { now: Time::from_millis(30), out: &mut out, timers: &mut timers });
         assert!(!s.closed_loop());
         assert_eq!(out.len(), 7);
-        assert!(out[6].inrpp.unwrap().entries().is_empty());
+        assert!(out[6].inrpp.as_ref().unwrap().entries().is_empty());
         advance(&mut s, &mut out, &mut timers, Time::from_micros(32500));
         assert_eq!(out.len(), 9);
     }

@@ -194,9 +194,9 @@ impl TcpReceiver {
         self.last_ack_sent = self.rcv_nxt;
         a.rwnd = self.rwnd();
         a.rcp = self.rcp_echo;
-        a.inrpp = self.inrpp.then(InrppOption::default);
+        a.inrpp = self.inrpp.then(Box::<InrppOption>::default);
         if self.forged_slow_downs > 0 {
-            let opt = a.inrpp.get_or_insert_with(InrppOption::default);
+            let opt = a.inrpp.get_or_insert_with(Box::<InrppOption>::default);
             for _ in 0..self.forged_slow_downs {
                 self.forged = self.forged.wrapping_add(1);
                 opt.set(0xbad0_0000 | (self.forged & 0xffff), Note::SlowDown);

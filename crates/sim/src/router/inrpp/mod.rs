@@ -365,7 +365,7 @@ impl Inrpp {
                 let n = self.contenders(i, ctx.now);
                 let feedback = self.feedback(i, n, ctx);
                 let mut answer = Packet::new(u32::MAX, self.node, from, Kind::Control, PROBE_BYTES);
-                answer.probe = Some(Probe { target: probe.target, feedback: Some(feedback) });
+                answer.probe = Some(Box::new(Probe { target: probe.target, feedback: Some(feedback) }));
                 ctx.inject(link ^ 1, answer);
             }
             Some(feedback) => {
@@ -425,7 +425,7 @@ impl Inrpp {
         }
         for d in &mut self.detours {
             let mut probe = Packet::new(u32::MAX, self.node, d.via, Kind::Control, PROBE_BYTES);
-            probe.probe = Some(Probe { target: d.target, feedback: None });
+            probe.probe = Some(Box::new(Probe { target: d.target, feedback: None }));
             ctx.inject(d.via_link, probe);
             d.probes += 1;
         }
@@ -501,7 +501,7 @@ impl RouterModule for Inrpp {
     }
 
     fn on_offer(&mut self, link: LinkId, id: PacketId, pkt: &mut Packet, ctx: &mut RouterCtx) -> Verdict {
-        if let (true, Kind::Ack, Some(opt)) = (self.params.authenticate, pkt.kind, pkt.inrpp.as_mut()) {
+        if let (true, Kind::Ack, Some(opt)) = (self.params.authenticate, pkt.kind, pkt.inrpp.as_deref_mut()) {
             // §V-C: the next router checks our notifications with the key of this link.
             opt.mac = auth::mac(link, pkt.flow, pkt.ack, opt);
             return Verdict::Queue;
@@ -512,7 +512,7 @@ impl RouterModule for Inrpp {
         let inrpp_syn = pkt.kind == Kind::Syn && pkt.inrpp.is_some();
         let Some(i) = self.index(link).filter(|_| pkt.kind == Kind::Data || inrpp_syn) else { return Verdict::Queue };
         let f = &mut self.ifaces[i];
-        let Some(nonces) = pkt.inrpp else {
+        let Some(nonces) = pkt.inrpp.as_deref().copied() else {
             // Other transports' data: the TCP partition (§V-A) takes what the queue cannot.
             if !f.tcp.enabled() || (f.cache_empty() && ctx.queue_fits(link, pkt.size)) {
                 return Verdict::Queue;
@@ -563,7 +563,7 @@ impl RouterModule for Inrpp {
     fn on_arrive(&mut self, link: LinkId, pkt: &mut Packet, ctx: &mut RouterCtx) -> Arrival {
         match pkt.kind {
             Kind::Control if pkt.dst == self.node => {
-                if let Some(probe) = pkt.probe {
+                if let Some(probe) = pkt.probe.as_deref().copied() {
                     self.on_probe(link, pkt.src, probe, ctx);
                 }
                 Arrival::Consume
@@ -572,7 +572,7 @@ impl RouterModule for Inrpp {
                 // Algorithm 1 runs at the interface the ACK arrives on: the
                 // reverse of its link, which carries the flow's data.
                 let (flow, ack) = (pkt.flow, pkt.ack);
-                if let (Some(i), Some(opt)) = (self.index(link ^ 1), pkt.inrpp.as_mut()) {
+                if let (Some(i), Some(opt)) = (self.index(link ^ 1), pkt.inrpp.as_deref_mut()) {
                     if self.params.authenticate && !auth::verify(link, ctx.runs_module(link), flow, ack, opt) {
                         self.ifaces[i].stats.notifications_rejected += opt.strip_notifications() as u64;
                     }
