@@ -331,6 +331,9 @@ impl TcpSender {
                     self.rtt.sample_min(r);
                 }
                 self.timers.rto.cancel();
+                if p.mss != 0 {
+                    self.cap_mss(crate::net::mtu::payload_under(p.mss as u32, self.header_bytes));
+                }
                 if self.syn_retransmitted {
                     // RFC 5681 §3.1: the initial window is one segment if the SYN was lost.
                     self.ccs.cwnd = self.ccs.mss;
@@ -341,6 +344,35 @@ impl TcpSender {
             (State::Established, Kind::Ack) => self.on_ack(p, io),
             _ => {}
         }
+    }
+
+    /// Caps the payload per segment at `payload` bytes: the peer's MSS
+    /// option less the options beyond the fixed headers (RFC 9293 §3.7.1),
+    /// or TCP_MAXSEG before the handshake. The initial window and threshold
+    /// count segments of the new size, as Linux sets them once the handshake
+    /// fixed the MSS (`tcp_init_transfer`).
+    pub fn cap_mss(&mut self, payload: u32) {
+        if payload >= self.cfg.mss {
+            return;
+        }
+        self.cfg.mss = payload;
+        let mss = payload as u64;
+        self.ccs.mss = mss;
+        self.ccs.cwnd = self.cfg.initial_window as u64 * mss;
+        if let Some(s) = self.cfg.initial_ssthresh {
+            self.ccs.ssthresh = s as u64 * mss;
+        }
+        self.cc.init(&mut self.ccs);
+    }
+
+    /// Whether it has sent its SYN (or started without a handshake).
+    pub fn opened(&self) -> bool {
+        self.state != State::Idle
+    }
+
+    /// The segment size in use: the flow's `mss`, or less if the peer announced less.
+    pub fn mss(&self) -> u32 {
+        self.cfg.mss
     }
 
     /// The timestamp echo's RTT sample, for srtt and the RTO.
