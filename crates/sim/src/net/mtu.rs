@@ -46,6 +46,14 @@ pub fn host_mtu(links: &[LinkModel], host: u32) -> Option<u32> {
     links.iter().filter(|l| l.a == host || l.b == host).map(|l| l.mtu).min()
 }
 
+/// The MTU of each of `host`'s interfaces `names`, from the link it is on.
+pub fn interface_mtus(links: &[LinkModel], host: u32, names: &[String]) -> Vec<u32> {
+    let of = |name: &String| {
+        links.iter().find(|l| (l.a == host && &l.a_interface == name) || (l.b == host && &l.b_interface == name)).map_or(DEFAULT_MTU, |l| l.mtu)
+    };
+    names.iter().map(of).collect()
+}
+
 /// `tcp` with its MSS within what both ends announce: a connection between
 /// hosts whose smallest link MTUs are `src_mtu` and `dst_mtu` sends at most
 /// min(MTU) − `header_bytes` payload bytes per segment. One bound for all

@@ -158,7 +158,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     let sessions = fetches.len();
     let cx = super::pages::Context { by_name: &by_name, net: &net, defaults: &defaults, check_routes: links_ok, duration, contents: &contents };
     let pages = super::pages::resolve(&page_specs, &cx, &mut fetches, &mut flows, &mut p);
-    let controllers = super::controllers::resolve(&sc.controllers, &nodes, &by_name, &mut p);
+    let controllers = super::controllers::resolve(&sc.controllers, &nodes, &links, &by_name, &mut p);
     let (resolvers, dns) = super::resolvers::resolve(&sc.resolvers, &sc.dns, &nodes, &by_name, &mut p);
     let node_names: Vec<String> = nodes.iter().map(|n| n.name.clone()).collect();
     let (plain, objects) = fetches.split_at_mut(sessions);

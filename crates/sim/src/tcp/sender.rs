@@ -729,6 +729,31 @@ mod tests {
     use crate::engine::Seeds;
 
     #[test]
+    fn the_peers_mss_option_bounds_the_segments_and_the_initial_window() {
+        // RFC 9293 §3.7.1: the receiver announces 1000 in its SYN-ACK; with
+        // 12 bytes of timestamps the sender's segments carry 988 bytes.
+        let run = |announce: u16| {
+            let mut s = TcpSender::new(0, 0, 1, None, 52, TcpConfig::default(), Seeds { master: 1 }.stream("cc"));
+            let mut r = crate::tcp::TcpReceiver::new(0, 1, 0, None, 52, TcpConfig::default());
+            r.announce_mss(announce);
+            let (mut out, mut timers) = (Vec::new(), Vec::new());
+            s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+            let syn = out.pop().expect("a SYN");
+            r.on_packet(&syn, &mut Io { now: Time::from_millis(10), out: &mut out, timers: &mut timers });
+            let syn_ack = out.pop().expect("a SYN-ACK");
+            assert_eq!(syn_ack.mss, announce);
+            s.on_packet(&syn_ack, &mut Io { now: Time::from_millis(20), out: &mut out, timers: &mut timers });
+            (out.iter().map(|p| p.len).collect::<Vec<_>>(), s.ccs.cwnd)
+        };
+        let (lens, cwnd) = run(1000);
+        assert_eq!(lens, vec![988; 10], "the initial window in 988-byte segments");
+        assert_eq!(cwnd, 9880);
+        // No option: the flow's mss; an option above it changes nothing.
+        assert_eq!(run(0).0, vec![1448; 10]);
+        assert_eq!(run(9000).0, vec![1448; 10]);
+    }
+
+    #[test]
     fn a_pacing_rate_spaces_segments() {
         // BBR starts pacing at high_gain · initial window / 1 ms (no RTT yet).
         let cfg = TcpConfig { cc: "bbr".into(), handshake: false, ..TcpConfig::default() };

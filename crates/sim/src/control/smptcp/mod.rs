@@ -89,7 +89,8 @@ pub fn build(p: &mut Params, host: &Host) -> Built {
     if s.tune_buffer {
         actions.push(ActionKind::SetReceiveBuffer);
     }
-    if s.tune_mss {
+    // The MSS rule acts only where the interfaces' MTUs differ.
+    if s.tune_mss && host.mtus.iter().min() != host.mtus.iter().max() {
         actions.push(ActionKind::SetMss);
     }
     if classify::may_use(Mode::LowLatency, &s) {
