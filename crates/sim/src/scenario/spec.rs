@@ -651,6 +651,8 @@ pub struct LinkParams {
     pub queue: Option<u64>,
     pub queue_bytes: Option<Bytes>,
     pub loss: Option<LossSpec>,
+    /// As `[[links]]`' `mtu`.
+    pub mtu: Option<u32>,
 }
 
 #[derive(Debug, Clone, Deserialize)]
