@@ -69,10 +69,11 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     let mut link_fields = Vec::new();
     for (i, l) in link_specs.iter().enumerate() {
         let field = link_field(i);
-        if let Some(m) = build_link(l, &field, &by_name, &mut attach, src, duration, sc.sim.header_bytes, &mut p) {
+        if let Some(m) = build_link(l, &field, &by_name, &mut attach, src, duration, &mut p) {
             if link_names.insert(m.name.clone(), i).is_some() {
                 p.add(format!("{field}.name"), format!("duplicate link name '{}'", m.name));
             }
+            check_mtu(m.mtu, &field, sc.sim.header_bytes, &mut p);
             links.push(m);
             link_fields.push(field);
         }
@@ -260,7 +261,6 @@ fn build_link(
     attach: &mut Attach,
     src: &Source,
     duration: Time,
-    header_bytes: u32,
     p: &mut Problems,
 ) -> Option<LinkModel> {
     let a = endpoint(&l.a, &format!("{field}.a"), by_name, attach, p);
@@ -290,12 +290,16 @@ fn build_link(
     }
     let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", nodes[a as usize].name, nodes[b as usize].name));
     let mtu = l.mtu.unwrap_or(mtu::DEFAULT_MTU);
+    Some(LinkModel { name, a, b, a_interface: a_if, b_interface: b_if, dirs: [ab?, ba?], events, mtu })
+}
+
+/// An MTU within IPv4's bounds that leaves room for a segment's payload.
+fn check_mtu(mtu: u32, field: &str, header_bytes: u32, p: &mut Problems) {
     if !(mtu::MIN_MTU..=mtu::MAX_MTU).contains(&mtu) {
         p.add(format!("{field}.mtu"), format!("must be between {} and {} bytes (IPv4, RFC 791), got {mtu}", mtu::MIN_MTU, mtu::MAX_MTU));
     } else if mtu <= header_bytes {
         p.add(format!("{field}.mtu"), format!("must be larger than sim.header_bytes ({header_bytes}) to carry a segment's payload, got {mtu}"));
     }
-    Some(LinkModel { name, a, b, a_interface: a_if, b_interface: b_if, dirs: [ab?, ba?], events, mtu })
 }
 
 /// Refuses a link between two routers whose MTU is below a host link's:
