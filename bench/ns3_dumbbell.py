@@ -129,9 +129,10 @@ dupack_threshold = 3              # TcpSocketBase::ReTxThreshold
 kind = "dumbbell"
 pairs = {flows}
 # ns-3 access devices: 100p DropTailQueue + FqCoDel (10240p); CoDel itself is not modelled.
-access = {{ rate = "{access_rate}", delay = "{access_delay}", queue = {NS3_ACCESS_QUEUE} }}
+# mtu: ns-3's 1500-byte IP MTU plus the PPP header that header_bytes counts, so that segments stay at mss.
+access = {{ rate = "{access_rate}", delay = "{access_delay}", queue = {NS3_ACCESS_QUEUE}, mtu = {NS3_HEADER_BYTES + MSS} }}
 # ns-3 bottleneck: FifoQueueDisc of {queue}p over a {NS3_BOTTLENECK_DEVICE_QUEUE}p device queue.
-bottleneck = {{ rate = "{rate}", delay = "{bottleneck_delay}", queue = {queue + NS3_BOTTLENECK_DEVICE_QUEUE} }}
+bottleneck = {{ rate = "{rate}", delay = "{bottleneck_delay}", queue = {queue + NS3_BOTTLENECK_DEVICE_QUEUE}, mtu = {NS3_HEADER_BYTES + MSS} }}
 
 [[flows]]
 name = "f{{i}}"

@@ -48,6 +48,25 @@ impl Sender {
         }
     }
 
+    /// Whether the connection's first SYN has left (TCP and MPTCP; the
+    /// others count as opened).
+    pub fn opened(&self) -> bool {
+        match self {
+            Sender::Tcp(s) => s.opened(),
+            Sender::Mptcp(s) => s.opened(),
+            _ => true,
+        }
+    }
+
+    /// Caps the payload per segment before the handshake (TCP and MPTCP only).
+    pub fn cap_mss(&mut self, payload: u32) {
+        match self {
+            Sender::Tcp(s) => s.cap_mss(payload),
+            Sender::Mptcp(s) => s.cap_mss(payload),
+            _ => {}
+        }
+    }
+
     pub fn start(&mut self, io: &mut Io) {
         match self {
             Sender::Tcp(s) => s.start(io),
@@ -256,6 +275,14 @@ impl Receiver {
         match self {
             Receiver::Tcp(r) => r.delivered(),
             Receiver::Mptcp(r) => r.delivered(),
+        }
+    }
+
+    /// The MSS option its handshakes announce (`Packet::mss`).
+    pub fn announce_mss(&mut self, mss: u16) {
+        match self {
+            Receiver::Tcp(r) => r.announce_mss(mss),
+            Receiver::Mptcp(r) => r.announce_mss(mss),
         }
     }
 

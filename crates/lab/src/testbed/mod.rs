@@ -110,7 +110,9 @@ impl Testbed {
         for (i, link) in plan.links.iter().enumerate() {
             for (end, (node, iface)) in emulator::ends(i).into_iter().zip([&link.a, &link.b]) {
                 let peer_ns = namespaces[*node].name();
-                emulator_ns.ip(&["link", "add", &end, "type", "veth", "peer", "name", iface, "netns", peer_ns])?;
+                // The node's interface and the emulator's end take the link's MTU; the emulator reads it (SIOCGIFMTU).
+                let mtu = link.mtu.to_string();
+                emulator_ns.ip(&["link", "add", &end, "mtu", &mtu, "type", "veth", "peer", "name", iface, "mtu", &mtu, "netns", peer_ns])?;
                 ends_up.push(format!("link set {end} up"));
             }
         }

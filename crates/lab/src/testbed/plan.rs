@@ -69,6 +69,8 @@ pub struct LinkPlan {
     pub a: (usize, String),
     pub b: (usize, String),
     pub subnet: Ipv4Addr,
+    /// The MTU of both veth pairs (the scenario's `mtu`, default 1500, a veth's own default).
+    pub mtu: u32,
 }
 
 /// A /32 route; several next hops make a multipath route.
@@ -155,6 +157,7 @@ pub fn plan(model: &Model) -> Result<Plan, PlanError> {
             a: (l.a as usize, l.a_interface.clone()),
             b: (l.b as usize, l.b_interface.clone()),
             subnet: subnet(i),
+            mtu: l.mtu,
         })
         .collect();
     let addr_of = |link: usize, node: usize| -> Ipv4Addr {

@@ -43,6 +43,11 @@ pub enum Action {
     /// `bytes`. Only the connection's data receiver may (S-MPTCP's
     /// auto-tuner sizes the phone's buffer).
     SetReceiveBuffer { conn: ConnId, bytes: u64 },
+    /// Announce MSS option `mss` in `conn`'s handshakes (TCP_MAXSEG before
+    /// connect, RFC 9293 §3.7.1): the peer's segments then carry at most
+    /// `mss` less its TCP options. Only before the connection's first SYN
+    /// (`Event::ConnectionOpening`); MPTCP joins announce the same.
+    SetMss { conn: ConnId, mss: u16 },
     /// Set the additive-increase coefficient a (W ← W + a/W per ACK,
     /// Westwood+'s eq. 14; eMPTCP's a = x², eq. 21) of a subflow of `conn`,
     /// or with `subflow` None of a single-path connection. Only the data
@@ -84,6 +89,7 @@ pub enum ActionKind {
     ArmTimer,
     WatchBytes,
     SetReceiveBuffer,
+    SetMss,
     SetIncrement,
     Resolve,
     OpenConnection,
@@ -109,6 +115,7 @@ impl ActionKind {
             ActionKind::ArmTimer => "arm_timer",
             ActionKind::WatchBytes => "watch_bytes",
             ActionKind::SetReceiveBuffer => "set_receive_buffer",
+            ActionKind::SetMss => "set_mss",
             ActionKind::SetIncrement => "set_increment",
             ActionKind::Resolve => "resolve",
             ActionKind::OpenConnection => "open_connection",
@@ -130,6 +137,7 @@ impl Action {
             Action::ArmTimer { .. } => ActionKind::ArmTimer,
             Action::WatchBytes { .. } => ActionKind::WatchBytes,
             Action::SetReceiveBuffer { .. } => ActionKind::SetReceiveBuffer,
+            Action::SetMss { .. } => ActionKind::SetMss,
             Action::SetIncrement { .. } => ActionKind::SetIncrement,
             Action::Resolve { .. } => ActionKind::Resolve,
             Action::OpenConnection { .. } => ActionKind::OpenConnection,
@@ -149,6 +157,7 @@ impl Action {
             | Action::SetScheduler { conn, .. }
             | Action::WatchBytes { conn, .. }
             | Action::SetReceiveBuffer { conn, .. }
+            | Action::SetMss { conn, .. }
             | Action::SetIncrement { conn, .. }
             | Action::CloseConnection { conn }
             | Action::Steer { conn, .. }
@@ -177,6 +186,7 @@ impl Action {
             Action::SetScheduler { scheduler, .. } => scheduler.clone(),
             Action::ArmTimer { after, token } => format!("token {token} in {:.6} s", after.secs()),
             Action::WatchBytes { bytes, .. } | Action::SetReceiveBuffer { bytes, .. } => format!("{bytes} bytes"),
+            Action::SetMss { mss, .. } => format!("MSS {mss} bytes"),
             Action::SetIncrement { a, .. } => format!("a = {a:.6}"),
             Action::Resolve { resolver, domain, interface } => match interface {
                 Some(i) => format!("{domain} at {resolver} over interface {i}"),

@@ -31,6 +31,11 @@ impl CloseReason {
 pub enum Event {
     /// The run starts (model time zero): a controller arms its first timers here.
     Start,
+    /// A connection of this host is about to send its first SYN (its
+    /// application opened it): the moment to set what the handshake
+    /// announces (`Action::SetMss`). Simulator only; the lab's client has
+    /// connected before its controllers hear of the connection.
+    ConnectionOpening { conn: ConnId },
     /// A connection of this host completed its handshake (for MPTCP, the
     /// initial subflow's MP_CAPABLE exchange).
     ConnectionEstablished { conn: ConnId },
@@ -121,6 +126,7 @@ impl Event {
     pub fn kind(&self) -> &'static str {
         match self {
             Event::Start => "start",
+            Event::ConnectionOpening { .. } => "connection_opening",
             Event::ConnectionEstablished { .. } => "connection_established",
             Event::ConnectionClosed { .. } => "connection_closed",
             Event::Fallback { .. } => "fallback",
@@ -152,7 +158,8 @@ impl Event {
     /// The connection the event is about, if any.
     pub fn conn(&self) -> Option<ConnId> {
         match *self {
-            Event::ConnectionEstablished { conn }
+            Event::ConnectionOpening { conn }
+            | Event::ConnectionEstablished { conn }
             | Event::ConnectionClosed { conn }
             | Event::Fallback { conn }
             | Event::SubflowEstablished { conn, .. }

@@ -52,6 +52,8 @@ pub trait Controller {
 pub struct Host<'a> {
     pub name: &'a str,
     pub interfaces: &'a [String],
+    /// Each interface's MTU (its link's, `net::mtu`).
+    pub mtus: Vec<u32>,
 }
 
 /// A built controller and the kinds of action it may emit with its parameters.
@@ -136,7 +138,7 @@ pub fn attach(model: &Model, flows: &[FlowModel], explicit: bool) -> Vec<Attache
     if explicit {
         for c in &model.controllers {
             let node = &model.nodes[c.host as usize];
-            let host = Host { name: &node.name, interfaces: &node.interfaces };
+            let host = Host { name: &node.name, interfaces: &node.interfaces, mtus: crate::net::mtu::interface_mtus(&model.links, c.host, &node.interfaces) };
             let built = build(&c.kind, &c.params, &host).unwrap_or_else(|_| panic!("controller '{}' passed validation", c.kind));
             out.push(Attached {
                 host: c.host,

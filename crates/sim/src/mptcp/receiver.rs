@@ -42,6 +42,8 @@ pub struct MptcpReceiver {
     pub reassembly: Reassembly,
     timers: SubflowTimers,
     scratch: Vec<(TimerKind, Time)>,
+    /// The MSS option every subflow's SYN-ACK announces (0: none).
+    announced_mss: u16,
     /// When the last byte reached the application.
     pub finished_at: Option<Time>,
 }
@@ -62,8 +64,14 @@ impl MptcpReceiver {
             reassembly,
             timers: SubflowTimers::default(),
             scratch: Vec::new(),
+            announced_mss: 0,
             finished_at: None,
         }
+    }
+
+    /// The MSS option the subflows announce from now on (`TcpReceiver::announce_mss`).
+    pub fn announce_mss(&mut self, mss: u16) {
+        self.announced_mss = mss;
     }
 
     /// In-order bytes delivered to the application.
@@ -87,7 +95,8 @@ impl MptcpReceiver {
             self.subflows.resize_with(j + 1, || None);
         }
         if self.subflows[j].is_none() {
-            let rx = TcpReceiver::new(self.flow, self.local, self.peer, None, self.header_bytes, self.cfg.clone());
+            let mut rx = TcpReceiver::new(self.flow, self.local, self.peer, None, self.header_bytes, self.cfg.clone());
+            rx.announce_mss(self.announced_mss);
             self.subflows[j] = Some(RxSubflow { rx, local_if: p.dst_if, remote_if: p.src_if, pending: BTreeMap::new(), delivered: 0 });
         }
         let sf = self.subflows[j].as_mut().expect("created above");

@@ -42,6 +42,12 @@ impl SendQueue {
         }
     }
 
+    /// A smaller chunk size, before any data was cut (the handshake's MSS).
+    pub fn set_chunk(&mut self, chunk: u64) {
+        debug_assert_eq!(self.snd_nxt, 0, "chunks are cut before the first is sent");
+        self.chunk = chunk;
+    }
+
     /// The application hands over `bytes` more (a sized source only).
     pub fn write(&mut self, bytes: u64) {
         self.limit += bytes;

@@ -248,6 +248,20 @@ impl MptcpSender {
         &self.conf.coupling
     }
 
+    /// Caps the payload per segment before the first SYN (TCP_MAXSEG at
+    /// the data sender): every subflow and the connection's chunks.
+    pub fn cap_mss(&mut self, payload: u32) {
+        if payload < self.cfg.mss {
+            self.cfg.mss = payload;
+            self.queue.set_chunk(payload as u64);
+        }
+    }
+
+    /// Whether the initial subflow's SYN has left.
+    pub fn opened(&self) -> bool {
+        !self.subflows.is_empty()
+    }
+
     /// The application opens the connection: the initial subflow's handshake
     /// (MP_CAPABLE) starts.
     pub fn start(&mut self, io: &mut Io) {
@@ -297,10 +311,17 @@ impl MptcpSender {
         let mut connection_established = false;
         if !was_established && sf.sender.is_established() {
             sf.established_at = Some(io.now);
+            let mss = sf.sender.mss();
             self.changes += 1;
             if j == 0 {
                 self.established = true;
                 connection_established = true;
+                // The MSS the handshake settled (the peer's option) cuts the
+                // connection's chunks, and the joins start from it.
+                if mss < self.cfg.mss {
+                    self.cfg.mss = mss;
+                    self.queue.set_chunk(mss as u64);
+                }
             }
         }
         if let Some(dss) = p.dss {

@@ -7,6 +7,7 @@ pub mod delay;
 pub mod interfaces;
 pub mod link;
 pub mod loss;
+pub mod mtu;
 pub mod packet;
 pub mod queue;
 pub mod routing;

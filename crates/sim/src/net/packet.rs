@@ -76,6 +76,10 @@ pub struct Packet {
     pub dst_if: u16,
     /// The MPTCP subflow this packet belongs to (0 for single-path flows).
     pub subflow: u16,
+    /// SYN-ACK: an MSS option (RFC 9293 §3.7.1) a controller set (`SetMss`);
+    /// 0: none beyond the interfaces' MTUs, which the flow's `mss` already
+    /// respects (`net::mtu::fit`).
+    pub mss: u16,
     /// MPTCP's Data Sequence Signal (RFC 8684 §3.3); None for single-path flows.
     pub dss: Option<Dss>,
     /// INRPP flows only: echoed nonces on data, notifications on ACKs.
@@ -236,6 +240,7 @@ impl Packet {
             src_if: ANY_INTERFACE,
             dst_if: ANY_INTERFACE,
             subflow: 0,
+            mss: 0,
             dss: None,
             inrpp: None,
             detour_to: None,

@@ -17,6 +17,7 @@ use crate::cc;
 use crate::engine::Seeds;
 use crate::net::capacity::{Capacity, CellShare, MahimahiLink};
 use crate::net::delay::Delay;
+use crate::net::mtu;
 use crate::net::queue::QueueLimit;
 use crate::net::routing::{Edge, Routes};
 use crate::net::NodeId;
@@ -65,15 +66,19 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     let mut links: Vec<LinkModel> = Vec::new();
     let mut link_names: HashMap<String, usize> = HashMap::new();
     let mut attach = Attach { nodes: &mut nodes, taken: HashSet::new() };
+    let mut link_fields = Vec::new();
     for (i, l) in link_specs.iter().enumerate() {
         let field = link_field(i);
         if let Some(m) = build_link(l, &field, &by_name, &mut attach, src, duration, &mut p) {
             if link_names.insert(m.name.clone(), i).is_some() {
                 p.add(format!("{field}.name"), format!("duplicate link name '{}'", m.name));
             }
+            check_mtu(m.mtu, &field, sc.sim.header_bytes, &mut p);
             links.push(m);
+            link_fields.push(field);
         }
     }
+    check_inner_mtus(&links, &link_fields, &nodes, &mut p);
 
     let (cells, ues) = super::cells::resolve(sc, &link_specs, &link_field, &mut links, &nodes, &by_name, duration, &mut p);
 
@@ -154,7 +159,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     let sessions = fetches.len();
     let cx = super::pages::Context { by_name: &by_name, net: &net, defaults: &defaults, check_routes: links_ok, duration, contents: &contents };
     let pages = super::pages::resolve(&page_specs, &cx, &mut fetches, &mut flows, &mut p);
-    let controllers = super::controllers::resolve(&sc.controllers, &nodes, &by_name, &mut p);
+    let controllers = super::controllers::resolve(&sc.controllers, &nodes, &links, &by_name, &mut p);
     let (resolvers, dns) = super::resolvers::resolve(&sc.resolvers, &sc.dns, &nodes, &by_name, &mut p);
     let node_names: Vec<String> = nodes.iter().map(|n| n.name.clone()).collect();
     let (plain, objects) = fetches.split_at_mut(sessions);
@@ -284,7 +289,34 @@ fn build_link(
         p.add(field, format!("a link needs two different nodes, both ends are '{}'", nodes[a as usize].name));
     }
     let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", nodes[a as usize].name, nodes[b as usize].name));
-    Some(LinkModel { name, a, b, a_interface: a_if, b_interface: b_if, dirs: [ab?, ba?], events })
+    let mtu = l.mtu.unwrap_or(mtu::DEFAULT_MTU);
+    Some(LinkModel { name, a, b, a_interface: a_if, b_interface: b_if, dirs: [ab?, ba?], events, mtu })
+}
+
+/// An MTU within IPv4's bounds that leaves room for a segment's payload.
+fn check_mtu(mtu: u32, field: &str, header_bytes: u32, p: &mut Problems) {
+    if !(mtu::MIN_MTU..=mtu::MAX_MTU).contains(&mtu) {
+        p.add(format!("{field}.mtu"), format!("must be between {} and {} bytes (IPv4, RFC 791), got {mtu}", mtu::MIN_MTU, mtu::MAX_MTU));
+    } else if mtu <= header_bytes {
+        p.add(format!("{field}.mtu"), format!("must be larger than sim.header_bytes ({header_bytes}) to carry a segment's payload, got {mtu}"));
+    }
+}
+
+/// Refuses a link between two routers whose MTU is below a host link's:
+/// the hosts' MSS options keep segments within their own links, and with
+/// no path-MTU discovery modelled (RFC 1191, RFC 8899) a smaller MTU inside
+/// the network would silently drop full-sized segments (RFC 2923 §2.1).
+fn check_inner_mtus(links: &[LinkModel], fields: &[String], nodes: &[NodeModel], p: &mut Problems) {
+    let is_host = |n: NodeId| nodes[n as usize].kind == NodeKind::Host;
+    let Some(largest) = links.iter().filter(|l| is_host(l.a) || is_host(l.b)).map(|l| l.mtu).max() else { return };
+    for (l, field) in links.iter().zip(fields) {
+        if !is_host(l.a) && !is_host(l.b) && l.mtu < largest {
+            p.add(
+                format!("{field}.mtu"),
+                format!("{} between two routers is below a host link's MTU ({largest}); path-MTU discovery is not modelled, so segments would be dropped", l.mtu),
+            );
+        }
+    }
 }
 
 /// One direction's parameters: the per-direction table over the link's own.

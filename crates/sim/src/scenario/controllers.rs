@@ -6,16 +6,17 @@ use std::collections::HashMap;
 
 use super::build::suggest;
 use super::error::Problems;
-use super::model::{ControllerModel, NodeModel};
+use super::model::{ControllerModel, LinkModel, NodeModel};
 use super::spec::{ControllerSpec, NodeKind};
 use crate::control::{self, Host};
+use crate::net::mtu;
 use crate::net::NodeId;
 use crate::time::Time;
 
 /// The sampling period when a controller does not give one.
 const DEFAULT_SAMPLE_INTERVAL: Time = Time::from_millis(100);
 
-pub fn resolve(specs: &[ControllerSpec], nodes: &[NodeModel], by_name: &HashMap<String, NodeId>, p: &mut Problems) -> Vec<ControllerModel> {
+pub fn resolve(specs: &[ControllerSpec], nodes: &[NodeModel], links: &[LinkModel], by_name: &HashMap<String, NodeId>, p: &mut Problems) -> Vec<ControllerModel> {
     let mut out = Vec::new();
     for (i, c) in specs.iter().enumerate() {
         let field = format!("controllers[{i}]");
@@ -32,7 +33,7 @@ pub fn resolve(specs: &[ControllerSpec], nodes: &[NodeModel], by_name: &HashMap<
             p.add(format!("{field}.host"), format!("'{}' has no interface a controller could act on", c.host));
             continue;
         }
-        let built = match control::build(&c.kind, &c.params, &Host { name: &node.name, interfaces: &node.interfaces }) {
+        let built = match control::build(&c.kind, &c.params, &Host { name: &node.name, interfaces: &node.interfaces, mtus: mtu::interface_mtus(links, host, &node.interfaces) }) {
             Ok(b) => b,
             Err(problems) => {
                 for (key, message) in problems {

@@ -103,6 +103,8 @@ pub struct LinkModel {
     pub dirs: [DirectionModel; 2],
     /// (time, up?) in time order.
     pub events: Vec<(Time, bool)>,
+    /// The largest IP packet both its interfaces carry, bytes (`net::mtu`).
+    pub mtu: u32,
 }
 
 #[derive(Clone)]

@@ -425,6 +425,8 @@ pub struct LinkSpec {
     pub queue_bytes: Option<Bytes>,
     pub loss: Option<LossSpec>,
     pub capacity: Option<CapacitySpec>,
+    /// MTU of both its interfaces, bytes (default 1500, Ethernet; `net::mtu`).
+    pub mtu: Option<u32>,
     #[serde(default)]
     pub a_to_b: DirectionSpec,
     #[serde(default)]
@@ -651,6 +653,8 @@ pub struct LinkParams {
     pub queue: Option<u64>,
     pub queue_bytes: Option<Bytes>,
     pub loss: Option<LossSpec>,
+    /// As `[[links]]`' `mtu`.
+    pub mtu: Option<u32>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

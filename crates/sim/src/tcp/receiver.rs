@@ -39,6 +39,8 @@ pub struct TcpReceiver {
     /// the bogus nonces used so far.
     forged_slow_downs: u32,
     forged: u32,
+    /// The MSS option its SYN-ACK announces (0: none; `Packet::mss`).
+    announced_mss: u16,
     /// When the last byte reached the application.
     pub finished_at: Option<Time>,
     pub packets_sent: u64,
@@ -65,6 +67,7 @@ impl TcpReceiver {
             inrpp: false,
             forged_slow_downs: 0,
             forged: 0,
+            announced_mss: 0,
             finished_at: None,
             packets_sent: 0,
         }
@@ -74,6 +77,12 @@ impl TcpReceiver {
     /// notifications with fresh bogus nonces (INRPP §V-C's nonce flood).
     pub fn forge_slow_downs(&mut self, n: u32) {
         self.forged_slow_downs = n;
+    }
+
+    /// The MSS option to announce (TCP_MAXSEG before the handshake, RFC 9293
+    /// §3.7.1): the peer's segments then carry at most that less its options.
+    pub fn announce_mss(&mut self, mss: u16) {
+        self.announced_mss = mss;
     }
 
     /// In-order bytes delivered to the application.
@@ -97,6 +106,7 @@ impl TcpReceiver {
                 a.ts_val = io.now;
                 a.ts_ecr = p.ts_val;
                 a.rwnd = self.rwnd();
+                a.mss = self.announced_mss;
                 a.rcp = p.rcp;
                 self.packets_sent += 1;
                 io.out.push(a);

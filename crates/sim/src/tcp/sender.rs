@@ -340,6 +340,9 @@ impl TcpSender {
                     self.rtt.sample_min(r);
                 }
                 self.timers.rto.cancel();
+                if p.mss != 0 {
+                    self.cap_mss(crate::net::mtu::payload_under(p.mss as u32, self.header_bytes));
+                }
                 if self.syn_retransmitted {
                     // RFC 5681 §3.1: the initial window is one segment if the SYN was lost.
                     self.ccs.cwnd = self.ccs.mss;
@@ -350,6 +353,35 @@ impl TcpSender {
             (State::Established, Kind::Ack) => self.on_ack(p, io),
             _ => {}
         }
+    }
+
+    /// Caps the payload per segment at `payload` bytes: the peer's MSS
+    /// option less the options beyond the fixed headers (RFC 9293 §3.7.1),
+    /// or TCP_MAXSEG before the handshake. The initial window and threshold
+    /// count segments of the new size, as Linux sets them once the handshake
+    /// fixed the MSS (`tcp_init_transfer`).
+    pub fn cap_mss(&mut self, payload: u32) {
+        if payload >= self.cfg.mss {
+            return;
+        }
+        self.cfg.mss = payload;
+        let mss = payload as u64;
+        self.ccs.mss = mss;
+        self.ccs.cwnd = self.cfg.initial_window as u64 * mss;
+        if let Some(s) = self.cfg.initial_ssthresh {
+            self.ccs.ssthresh = s as u64 * mss;
+        }
+        self.cc.init(&mut self.ccs);
+    }
+
+    /// Whether it has sent its SYN (or started without a handshake).
+    pub fn opened(&self) -> bool {
+        self.state != State::Idle
+    }
+
+    /// The segment size in use: the flow's `mss`, or less if the peer announced less.
+    pub fn mss(&self) -> u32 {
+        self.cfg.mss
     }
 
     /// The timestamp echo's RTT sample, for srtt and the RTO.
@@ -719,6 +751,31 @@ impl TcpSender {
 mod tests {
     use super::*;
     use crate::engine::Seeds;
+
+    #[test]
+    fn the_peers_mss_option_bounds_the_segments_and_the_initial_window() {
+        // RFC 9293 §3.7.1: the receiver announces 1000 in its SYN-ACK; with
+        // 12 bytes of timestamps the sender's segments carry 988 bytes.
+        let run = |announce: u16| {
+            let mut s = TcpSender::new(0, 0, 1, None, 52, TcpConfig::default(), Seeds { master: 1 }.stream("cc"));
+            let mut r = crate::tcp::TcpReceiver::new(0, 1, 0, None, 52, TcpConfig::default());
+            r.announce_mss(announce);
+            let (mut out, mut timers) = (Vec::new(), Vec::new());
+            s.start(&mut Io { now: Time::ZERO, out: &mut out, timers: &mut timers });
+            let syn = out.pop().expect("a SYN");
+            r.on_packet(&syn, &mut Io { now: Time::from_millis(10), out: &mut out, timers: &mut timers });
+            let syn_ack = out.pop().expect("a SYN-ACK");
+            assert_eq!(syn_ack.mss, announce);
+            s.on_packet(&syn_ack, &mut Io { now: Time::from_millis(20), out: &mut out, timers: &mut timers });
+            (out.iter().map(|p| p.len).collect::<Vec<_>>(), s.ccs.cwnd)
+        };
+        let (lens, cwnd) = run(1000);
+        assert_eq!(lens, vec![988; 10], "the initial window in 988-byte segments");
+        assert_eq!(cwnd, 9880);
+        // No option: the flow's mss; an option above it changes nothing.
+        assert_eq!(run(0).0, vec![1448; 10]);
+        assert_eq!(run(9000).0, vec![1448; 10]);
+    }
 
     #[test]
     fn a_pacing_rate_spaces_segments() {

@@ -288,7 +288,7 @@ impl World<'_> {
                 InterfaceView {
                     name: name.clone(),
                     up: out.up,
-                    mtu: None,
+                    mtu: Some(self.model.links[i.link as usize].mtu),
                     bytes_sent: out.stats.bytes_sent,
                     bytes_received: inbound.stats.bytes_delivered,
                     signal_dbm: None,
@@ -395,6 +395,7 @@ impl World<'_> {
                 None
             }),
             Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(host, *conn, *bytes).map(|()| None),
+            Action::SetMss { conn, mss } => self.set_mss(host, *conn, *mss).map(|()| None),
             Action::SetIncrement { conn, subflow, a } => self.set_increment(host, *conn, *subflow, *a).map(|()| *subflow),
             Action::OpenSubflow { conn, local, remote, backup } => self.open(host, *conn, *local, *remote, *backup).map(Some),
             Action::CloseSubflow { conn, subflow } => self.on_subflow(host, *conn, *subflow, |s, id, io| s.close_subflow(id, io)),
@@ -453,6 +454,36 @@ impl World<'_> {
             return Err("a receive buffer of 0 bytes would stall the connection".into());
         }
         f.receiver.set_buffer(bytes);
+        Ok(())
+    }
+
+    /// `host` announces MSS option `mss` in `conn`'s handshakes. The
+    /// simulator's handshake runs from the data sender, so the option rides
+    /// on the receiver's SYN-ACK (a phone downloading answers with it as its
+    /// SYN would carry it) and bounds the sender's segments. At the data
+    /// sender it caps the segments directly, as TCP_MAXSEG does.
+    fn set_mss(&mut self, host: NodeId, conn: ConnId, mss: u16) -> Result<(), String> {
+        self.own(host, conn)?;
+        let m = &self.flow_models[conn as usize];
+        if m.transport != "tcp" && m.transport != "mptcp" {
+            return Err(format!("a {} connection has no MSS option", m.transport));
+        }
+        if !m.tcp.handshake {
+            return Err("the connection has no handshake (tcp.handshake = false) to announce an MSS in".into());
+        }
+        let options = self.model.header_bytes.saturating_sub(crate::net::mtu::IP_TCP_HEADERS);
+        if (mss as u32) <= options {
+            return Err(format!("an MSS of {mss} bytes leaves no payload beside the {options} bytes of TCP options"));
+        }
+        let f = &mut self.flows[conn as usize];
+        if f.sender.opened() {
+            return Err("its SYN has left; the MSS it announced stands (set it at connection_opening)".into());
+        }
+        if f.dst == host {
+            f.receiver.announce_mss(mss);
+        } else {
+            f.sender.cap_mss(crate::net::mtu::payload_under(mss as u32, self.model.header_bytes));
+        }
         Ok(())
     }
 

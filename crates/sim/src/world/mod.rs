@@ -34,6 +34,7 @@ use crate::net::capacity::Capacity;
 use crate::net::delay::Wire;
 use crate::net::link::{loss_stream, Link, LinkStats};
 use crate::net::loss::LossModel;
+use crate::net::mtu;
 use crate::net::packet::{Kind, Packet, PacketId, PacketPool, ANY_INTERFACE};
 use crate::net::queue::DropTail;
 use crate::net::routing::Routes;
@@ -212,6 +213,8 @@ impl<'m> World<'m> {
             }
             // An application's server starts with nothing to send and writes as requests arrive.
             let sent = if f.app.is_some() || f.fetch.is_some() { Some(0) } else { f.size };
+            // Each end's MSS option bounds the other's segments (RFC 9293 §3.7.1).
+            let tcp = mtu::fit(&f.tcp, mtu::host_mtu(&model.links, f.src), mtu::host_mtu(&model.links, f.dst), model.header_bytes);
             let (mut sender, receiver) = match &f.mptcp {
                 None => (
                     Sender::new(
@@ -221,12 +224,12 @@ impl<'m> World<'m> {
                         f.dst,
                         sent,
                         model.header_bytes,
-                        f.tcp.clone(),
+                        tcp.clone(),
                         seeds.stream(&format!("flow:{}:cc", f.name)),
                         first_hop(model, f, id, &mut shares),
                     ),
                     Receiver::Tcp({
-                        let mut r = TcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, f.tcp.clone());
+                        let mut r = TcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, tcp.clone());
                         r.forge_slow_downs(f.forged_slow_downs);
                         r
                     }),
@@ -241,12 +244,12 @@ impl<'m> World<'m> {
                         f.dst,
                         sent,
                         model.header_bytes,
-                        f.tcp.clone(),
+                        tcp.clone(),
                         conf.clone(),
                         links(f.src),
                         links(f.dst),
                     );
-                    let receiver = MptcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, f.tcp.clone());
+                    let receiver = MptcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, tcp.clone());
                     (Sender::Mptcp(Box::new(sender)), Receiver::Mptcp(Box::new(receiver)))
                 }
             };
@@ -391,6 +394,16 @@ impl<'m> World<'m> {
         if let Some(app) = &mut f.app {
             app.begin(self.now);
         }
+        if self.ctl.seen[flow as usize].watched {
+            // Before the SYN: what the handshake announces may still be set.
+            let (src, dst) = (f.src, f.dst);
+            let event = crate::control::Event::ConnectionOpening { conn: flow };
+            self.tell_host(src, &event);
+            if dst != src {
+                self.tell_host(dst, &event);
+            }
+        }
+        let f = &mut self.flows[flow as usize];
         let mut io = Io { now: self.now, out: &mut self.out, timers: &mut self.timers };
         f.sender.start(&mut io);
         self.flush(flow, true);

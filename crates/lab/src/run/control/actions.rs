@@ -42,6 +42,10 @@ impl Host<'_> {
                 self.own(conn)?;
                 return Err(NO_SCHEDULER.into());
             }
+            Action::SetMss { conn, .. } => {
+                self.own(conn)?;
+                return Err(crate::support::NO_MSS.into());
+            }
             Action::Resolve { ref resolver, ref domain, interface } => return self.ctl_resolve(resolver, domain, interface),
             Action::SetIncrement { conn, subflow, a } => self.set_increment(conn, subflow, a),
             Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(conn, bytes),

@@ -89,6 +89,10 @@ pub fn build(p: &mut Params, host: &Host) -> Built {
     if s.tune_buffer {
         actions.push(ActionKind::SetReceiveBuffer);
     }
+    // The MSS rule acts only where the interfaces' MTUs differ.
+    if s.tune_mss && host.mtus.iter().min() != host.mtus.iter().max() {
+        actions.push(ActionKind::SetMss);
+    }
     if classify::may_use(Mode::LowLatency, &s) {
         actions.push(ActionKind::SetScheduler);
     }
@@ -97,6 +101,15 @@ pub fn build(p: &mut Params, host: &Host) -> Built {
 
 impl Controller for Smptcp {
     fn on_event(&mut self, now: Time, event: &Event, view: &View, out: &mut Vec<Action>) {
+        if let Event::ConnectionOpening { conn } = *event {
+            // Before the SYN, the auto-tuner's MSS; nothing else is decided yet.
+            let c = view.connection(conn).filter(|c| self.s.tune_mss && c.client && c.multipath);
+            if let Some((mss, terms)) = c.and_then(|c| tuner::mss(view, c, &self.s).map(|m| (c, m))).map(|(c, (mss, t))| (mss, format!("{}: {t}", c.flow))) {
+                out.push(Action::Log { detail: terms });
+                out.push(Action::SetMss { conn, mss });
+            }
+            return;
+        }
         for c in view.connections.iter().filter(|c| c.client && c.multipath && c.established) {
             self.connection(now, event, c, view, out);
         }

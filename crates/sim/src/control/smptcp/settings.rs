@@ -85,6 +85,8 @@ pub struct Settings {
     pub default_buffer: u64,
     pub max_buffer: u64,
     pub tune_buffer: bool,
+    /// The auto-tuner's MSS rule (`tuner::mss`).
+    pub tune_mss: bool,
 }
 
 /// An interface's address families (the connection analyzer pairs only
@@ -227,6 +229,7 @@ pub fn read(p: &mut Params, host: &Host) -> Settings {
     let default_buffer = p.bytes("buffer_other", |b| b > 0, "positive").unwrap_or(4 * MIB);
     let max_buffer = p.bytes("max_buffer", |b| b > 0, "positive").unwrap_or(12 * MIB);
     let tune_buffer = p.flag("tune_buffer", true);
+    let tune_mss = p.flag("tune_mss", true);
     if host.interfaces.len() < 2 {
         p.problem("primary", format!("{} has {} interface(s); S-MPTCP chooses among two or more", host.name, host.interfaces.len()));
     }
@@ -265,5 +268,6 @@ pub fn read(p: &mut Params, host: &Host) -> Settings {
         default_buffer,
         max_buffer,
         tune_buffer,
+        tune_mss,
     }
 }

@@ -1,11 +1,20 @@
-//! The auto-tuner's buffer rule (§III-B3): the receive buffer of a
+//! The auto-tuner (§III-B3).
+//!
+//! The buffer rule: the receive buffer of a
 //! connection using n interfaces is final_buff = min(Σ B_i, max_buff), B_i
 //! by network type (Android's maxima: LTE 8 MB, 2.4 GHz Wi-Fi 4 MB; NR ours,
 //! LTE's) and max_buff 12 MB. Only the data receiver's buffer sizes the
 //! window (a phone downloading); a phone uploading leaves it to the server.
+//!
+//! The MSS rule (*interfaceMTU*): with several interfaces connected, the
+//! MTU is the smallest of theirs, so that no subflow fragments. The phone
+//! announces MSS = min MTU − 40 (IPv4 20 + TCP 20, RFC 9293 §3.7.1; the
+//! MPTCP options, like the timestamps, come off at the sender) in the
+//! connection's handshakes, before its first SYN.
 
 use super::settings::Settings;
-use crate::control::view::View;
+use crate::control::view::{ConnectionView, View};
+use crate::net::mtu::announced_mss;
 
 /// The buffer for a connection using interfaces `used`, and its terms.
 pub fn receive_buffer(view: &View, used: &[u16], s: &Settings) -> (u64, String) {
@@ -20,4 +29,20 @@ pub fn receive_buffer(view: &View, used: &[u16], s: &Settings) -> (u64, String) 
     }
     let bytes = sum.min(s.max_buffer);
     (bytes, format!("receive buffer min({}, {:.1} MiB)", terms.join(" + "), s.max_buffer as f64 / (1 << 20) as f64))
+}
+
+/// The MSS to announce on `c`, and its terms: the smallest MTU over the
+/// connected interfaces (up, not excluded) less 40 bytes. None where that
+/// is what the initial subflow's interface announces anyway.
+pub fn mss(view: &View, c: &ConnectionView, s: &Settings) -> Option<(u16, String)> {
+    let connected = view.interfaces.iter().enumerate().filter(|(k, i)| i.up && !s.exclude.contains(&(*k as u16)));
+    let mtus: Vec<(&str, u32)> = connected.filter_map(|(_, i)| Some((i.name.as_str(), i.mtu?))).collect();
+    let (name, smallest) = mtus.iter().copied().min_by_key(|&(_, m)| m)?;
+    let initial = view.interfaces.get(c.initial.0 as usize)?.mtu?;
+    if smallest >= initial {
+        return None;
+    }
+    let terms: Vec<String> = mtus.iter().map(|(n, m)| format!("{n} {m}")).collect();
+    let mss = announced_mss(smallest);
+    Some((mss as u16, format!("MSS {mss} = min MTU ({}) - 40, {name}'s", terms.join(", "))))
 }

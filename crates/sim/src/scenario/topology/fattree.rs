@@ -81,6 +81,7 @@ pub fn generate(f: Params, p: &mut Problems) {
         queue: Some(f.queue.unwrap_or(DEFAULT_QUEUE)),
         queue_bytes: None,
         loss: None,
+        mtu: None,
     };
     let host_queue = f.host_queue.unwrap_or(DEFAULT_HOST_QUEUE);
     let (nodes, links) = (f.nodes, f.links);

@@ -59,6 +59,7 @@ fn link(name: String, a: &str, b: &str, params: &LinkParams) -> LinkSpec {
         queue_bytes: params.queue_bytes,
         loss: params.loss.clone(),
         capacity: None,
+        mtu: params.mtu,
         a_to_b: Default::default(),
         b_to_a: Default::default(),
         events: Vec::new(),

@@ -1,0 +1,93 @@
+//! Link MTUs and the segment sizes they allow.
+//!
+//! A link's MTU is the largest IP packet its interfaces carry (Ethernet's
+//! 1500 bytes unless the scenario says otherwise). TCP keeps its segments
+//! under it by the MSS option (RFC 9293 §3.7.1): each end announces at most
+//! its interface's MTU minus the fixed IPv4 and TCP headers (40 bytes, RFC
+//! 6691: options are not subtracted), and a sender takes the TCP options
+//! it sends (the timestamps) off the peer's value. In the simulator a
+//! segment's headers and options are `header_bytes`, so a connection's
+//! payload per segment is at most MTU − `header_bytes`.
+//!
+//! There is no path-MTU discovery: RFC 1191's "fragmentation needed" ICMP
+//! and RFC 4821/8899's probing are not modelled. The MSS negotiation keeps
+//! segments within the end hosts' links, and the scenario check refuses an
+//! MTU between routers below the hosts' (where real TCP would need PMTUD,
+//! or black-hole, RFC 2923 §2.1).
+
+use crate::scenario::model::LinkModel;
+use crate::tcp::TcpConfig;
+
+/// Ethernet's MTU, a link's default.
+pub const DEFAULT_MTU: u32 = 1500;
+/// The smallest MTU an IPv4 module must accept without fragmenting (RFC 791).
+pub const MIN_MTU: u32 = 68;
+/// The largest IPv4 packet (RFC 791's 16-bit total length).
+pub const MAX_MTU: u32 = 65535;
+/// The fixed IPv4 and TCP headers, what an MSS option leaves out of the MTU
+/// (RFC 9293 §3.7.1, RFC 6691).
+pub const IP_TCP_HEADERS: u32 = 40;
+
+/// The MSS option an interface of MTU `mtu` announces: MTU − 40.
+pub fn announced_mss(mtu: u32) -> u32 {
+    mtu - IP_TCP_HEADERS
+}
+
+/// Payload bytes per segment under an announced MSS `mss` when every
+/// segment carries `header_bytes` of headers and options: the options
+/// beyond the fixed 40 bytes come off (RFC 9293 §3.7.1's "effective send
+/// MSS"), and at least one byte is left.
+pub fn payload_under(mss: u32, header_bytes: u32) -> u32 {
+    mss.saturating_sub(header_bytes.saturating_sub(IP_TCP_HEADERS)).max(1)
+}
+
+/// The smallest MTU of `host`'s links (None for a host without links).
+pub fn host_mtu(links: &[LinkModel], host: u32) -> Option<u32> {
+    links.iter().filter(|l| l.a == host || l.b == host).map(|l| l.mtu).min()
+}
+
+/// The MTU of each of `host`'s interfaces `names`, from the link it is on.
+pub fn interface_mtus(links: &[LinkModel], host: u32, names: &[String]) -> Vec<u32> {
+    let of = |name: &String| {
+        links.iter().find(|l| (l.a == host && &l.a_interface == name) || (l.b == host && &l.b_interface == name)).map_or(DEFAULT_MTU, |l| l.mtu)
+    };
+    names.iter().map(of).collect()
+}
+
+/// `tcp` with its MSS within what both ends announce: a connection between
+/// hosts whose smallest link MTUs are `src_mtu` and `dst_mtu` sends at most
+/// min(MTU) − `header_bytes` payload bytes per segment. One bound for all
+/// of an MPTCP connection's subflows: the simulator cuts the connection's
+/// data into chunks of one size, so that a chunk reinjected on another
+/// subflow keeps its boundaries (docs/scenario.md, `mtu`).
+pub fn fit(tcp: &TcpConfig, src_mtu: Option<u32>, dst_mtu: Option<u32>, header_bytes: u32) -> TcpConfig {
+    let mut tcp = tcp.clone();
+    if let Some(mtu) = src_mtu.into_iter().chain(dst_mtu).min() {
+        tcp.mss = tcp.mss.min(payload_under(announced_mss(mtu), header_bytes));
+    }
+    tcp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ethernet_with_timestamps_leaves_1448_bytes() {
+        assert_eq!(announced_mss(DEFAULT_MTU), 1460);
+        assert_eq!(payload_under(1460, 52), 1448);
+        assert_eq!(payload_under(1400, 52), 1388);
+        // Headers without options: the MSS is the payload.
+        assert_eq!(payload_under(1460, 40), 1460);
+    }
+
+    #[test]
+    fn the_smaller_end_bounds_the_segments() {
+        let tcp = TcpConfig::default();
+        assert_eq!(fit(&tcp, Some(1500), Some(1500), 52).mss, 1448);
+        assert_eq!(fit(&tcp, Some(1440), Some(1500), 52).mss, 1388);
+        assert_eq!(fit(&tcp, None, None, 52).mss, 1448);
+        let small = TcpConfig { mss: 536, ..TcpConfig::default() };
+        assert_eq!(fit(&small, Some(1440), Some(1500), 52).mss, 536);
+    }
+}
