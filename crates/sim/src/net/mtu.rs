@@ -13,10 +13,8 @@
 //! and RFC 4821/8899's probing are not modelled. The MSS negotiation keeps
 //! segments within the end hosts' links, and the scenario check refuses an
 //! MTU between routers below the hosts' (where real TCP would need PMTUD,
-//! or black-hole, RFC 2923 §2.1).
-
-use crate::scenario::model::LinkModel;
-use crate::tcp::TcpConfig;
+//! or black-hole, RFC 2923 §2.1). A scenario's links and flows meet these
+//! rules in `scenario::mtu`.
 
 /// Ethernet's MTU, a link's default.
 pub const DEFAULT_MTU: u32 = 1500;
@@ -41,33 +39,6 @@ pub fn payload_under(mss: u32, header_bytes: u32) -> u32 {
     mss.saturating_sub(header_bytes.saturating_sub(IP_TCP_HEADERS)).max(1)
 }
 
-/// The smallest MTU of `host`'s links (None for a host without links).
-pub fn host_mtu(links: &[LinkModel], host: u32) -> Option<u32> {
-    links.iter().filter(|l| l.a == host || l.b == host).map(|l| l.mtu).min()
-}
-
-/// The MTU of each of `host`'s interfaces `names`, from the link it is on.
-pub fn interface_mtus(links: &[LinkModel], host: u32, names: &[String]) -> Vec<u32> {
-    let of = |name: &String| {
-        links.iter().find(|l| (l.a == host && &l.a_interface == name) || (l.b == host && &l.b_interface == name)).map_or(DEFAULT_MTU, |l| l.mtu)
-    };
-    names.iter().map(of).collect()
-}
-
-/// `tcp` with its MSS within what both ends announce: a connection between
-/// hosts whose smallest link MTUs are `src_mtu` and `dst_mtu` sends at most
-/// min(MTU) − `header_bytes` payload bytes per segment. One bound for all
-/// of an MPTCP connection's subflows: the simulator cuts the connection's
-/// data into chunks of one size, so that a chunk reinjected on another
-/// subflow keeps its boundaries (docs/scenario.md, `mtu`).
-pub fn fit(tcp: &TcpConfig, src_mtu: Option<u32>, dst_mtu: Option<u32>, header_bytes: u32) -> TcpConfig {
-    let mut tcp = tcp.clone();
-    if let Some(mtu) = src_mtu.into_iter().chain(dst_mtu).min() {
-        tcp.mss = tcp.mss.min(payload_under(announced_mss(mtu), header_bytes));
-    }
-    tcp
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -79,15 +50,5 @@ mod tests {
         assert_eq!(payload_under(1400, 52), 1388);
         // Headers without options: the MSS is the payload.
         assert_eq!(payload_under(1460, 40), 1460);
-    }
-
-    #[test]
-    fn the_smaller_end_bounds_the_segments() {
-        let tcp = TcpConfig::default();
-        assert_eq!(fit(&tcp, Some(1500), Some(1500), 52).mss, 1448);
-        assert_eq!(fit(&tcp, Some(1440), Some(1500), 52).mss, 1388);
-        assert_eq!(fit(&tcp, None, None, 52).mss, 1448);
-        let small = TcpConfig { mss: 536, ..TcpConfig::default() };
-        assert_eq!(fit(&small, Some(1440), Some(1500), 52).mss, 536);
     }
 }

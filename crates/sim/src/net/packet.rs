@@ -78,7 +78,7 @@ pub struct Packet {
     pub subflow: u16,
     /// SYN-ACK: an MSS option (RFC 9293 §3.7.1) a controller set (`SetMss`);
     /// 0: none beyond the interfaces' MTUs, which the flow's `mss` already
-    /// respects (`net::mtu::fit`).
+    /// respects (`scenario::mtu::fit`).
     pub mss: u16,
     /// MPTCP's Data Sequence Signal (RFC 8684 §3.3); None for single-path flows.
     pub dss: Option<Dss>,

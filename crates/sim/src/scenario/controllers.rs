@@ -9,7 +9,7 @@ use super::error::Problems;
 use super::model::{ControllerModel, LinkModel, NodeModel};
 use super::spec::{ControllerSpec, NodeKind};
 use crate::control::{self, Host};
-use crate::net::mtu;
+use super::mtu;
 use crate::net::NodeId;
 use crate::time::Time;
 

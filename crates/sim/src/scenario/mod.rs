@@ -12,6 +12,7 @@ pub mod fetches;
 pub mod pages;
 pub mod limits;
 pub mod model;
+pub mod mtu;
 pub mod mptcp;
 pub mod pattern;
 pub mod rcp;

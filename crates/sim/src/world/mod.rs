@@ -34,7 +34,7 @@ use crate::net::capacity::Capacity;
 use crate::net::delay::Wire;
 use crate::net::link::{loss_stream, Link, LinkStats};
 use crate::net::loss::LossModel;
-use crate::net::mtu;
+use crate::scenario::mtu;
 use crate::net::packet::{Kind, Packet, PacketId, PacketPool, ANY_INTERFACE};
 use crate::net::queue::DropTail;
 use crate::net::routing::Routes;

@@ -1,0 +1,48 @@
+//! A scenario's link MTUs applied to its hosts and connections, by the
+//! segment-size rules of `net::mtu` (RFC 9293 §3.7.1, RFC 6691).
+
+use super::model::LinkModel;
+use crate::net::mtu::{announced_mss, payload_under, DEFAULT_MTU};
+use crate::tcp::TcpConfig;
+
+/// The smallest MTU of `host`'s links (None for a host without links).
+pub fn host_mtu(links: &[LinkModel], host: u32) -> Option<u32> {
+    links.iter().filter(|l| l.a == host || l.b == host).map(|l| l.mtu).min()
+}
+
+/// The MTU of each of `host`'s interfaces `names`, from the link it is on.
+pub fn interface_mtus(links: &[LinkModel], host: u32, names: &[String]) -> Vec<u32> {
+    let of = |name: &String| {
+        links.iter().find(|l| (l.a == host && &l.a_interface == name) || (l.b == host && &l.b_interface == name)).map_or(DEFAULT_MTU, |l| l.mtu)
+    };
+    names.iter().map(of).collect()
+}
+
+/// `tcp` with its MSS within what both ends announce: a connection between
+/// hosts whose smallest link MTUs are `src_mtu` and `dst_mtu` sends at most
+/// min(MTU) − `header_bytes` payload bytes per segment. One bound for all
+/// of an MPTCP connection's subflows: the simulator cuts the connection's
+/// data into chunks of one size, so that a chunk reinjected on another
+/// subflow keeps its boundaries (docs/scenario.md, `mtu`).
+pub fn fit(tcp: &TcpConfig, src_mtu: Option<u32>, dst_mtu: Option<u32>, header_bytes: u32) -> TcpConfig {
+    let mut tcp = tcp.clone();
+    if let Some(mtu) = src_mtu.into_iter().chain(dst_mtu).min() {
+        tcp.mss = tcp.mss.min(payload_under(announced_mss(mtu), header_bytes));
+    }
+    tcp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_smaller_end_bounds_the_segments() {
+        let tcp = TcpConfig::default();
+        assert_eq!(fit(&tcp, Some(1500), Some(1500), 52).mss, 1448);
+        assert_eq!(fit(&tcp, Some(1440), Some(1500), 52).mss, 1388);
+        assert_eq!(fit(&tcp, None, None, 52).mss, 1448);
+        let small = TcpConfig { mss: 536, ..TcpConfig::default() };
+        assert_eq!(fit(&small, Some(1440), Some(1500), 52).mss, 536);
+    }
+}
