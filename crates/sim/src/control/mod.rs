@@ -138,7 +138,7 @@ pub fn attach(model: &Model, flows: &[FlowModel], explicit: bool) -> Vec<Attache
     if explicit {
         for c in &model.controllers {
             let node = &model.nodes[c.host as usize];
-            let host = Host { name: &node.name, interfaces: &node.interfaces, mtus: crate::net::mtu::interface_mtus(&model.links, c.host, &node.interfaces) };
+            let host = Host { name: &node.name, interfaces: &node.interfaces, mtus: crate::scenario::mtu::interface_mtus(&model.links, c.host, &node.interfaces) };
             let built = build(&c.kind, &c.params, &host).unwrap_or_else(|_| panic!("controller '{}' passed validation", c.kind));
             out.push(Attached {
                 host: c.host,
