@@ -5,9 +5,17 @@ use super::model::LinkModel;
 use crate::net::mtu::{announced_mss, payload_under, DEFAULT_MTU};
 use crate::tcp::TcpConfig;
 
-/// The smallest MTU of `host`'s links (None for a host without links).
-pub fn host_mtu(links: &[LinkModel], host: u32) -> Option<u32> {
-    links.iter().filter(|l| l.a == host || l.b == host).map(|l| l.mtu).min()
+/// The smallest MTU of each node's links (None for a node without links),
+/// in one pass over the links: the world asks it for every flow's two ends.
+pub fn host_mtus(links: &[LinkModel], nodes: usize) -> Vec<Option<u32>> {
+    let mut mtus = vec![None::<u32>; nodes];
+    for l in links {
+        for end in [l.a, l.b] {
+            let m = &mut mtus[end as usize];
+            *m = Some(m.map_or(l.mtu, |v| v.min(l.mtu)));
+        }
+    }
+    mtus
 }
 
 /// The MTU of each of `host`'s interfaces `names`, from the link it is on.

@@ -202,6 +202,7 @@ impl<'m> World<'m> {
         let mut flows = Vec::with_capacity(flow_models.len());
         // Each host interface, which the INRPP senders leaving over it take turns on.
         let mut shares: BTreeMap<LinkId, Rc<InterfaceShare>> = BTreeMap::new();
+        let host_mtus = mtu::host_mtus(&model.links, model.nodes.len());
         for (i, f) in flow_models.iter().enumerate() {
             let id = i as u32;
             // A fetch session's connection waits to be opened.
@@ -214,7 +215,7 @@ impl<'m> World<'m> {
             // An application's server starts with nothing to send and writes as requests arrive.
             let sent = if f.app.is_some() || f.fetch.is_some() { Some(0) } else { f.size };
             // Each end's MSS option bounds the other's segments (RFC 9293 §3.7.1).
-            let tcp = mtu::fit(&f.tcp, mtu::host_mtu(&model.links, f.src), mtu::host_mtu(&model.links, f.dst), model.header_bytes);
+            let tcp = mtu::fit(&f.tcp, host_mtus[f.src as usize], host_mtus[f.dst as usize], model.header_bytes);
             let (mut sender, receiver) = match &f.mptcp {
                 None => (
                     Sender::new(
