@@ -646,6 +646,10 @@ impl TcpSender {
         }
         let sent_before = self.stats.segments_sent;
         let stopped_by_window = self.send_loop(io);
+        // Only `cwnd_growth = "cwnd_limited"` reads the usage record: keep the per-send bookkeeping off otherwise.
+        if self.cfg.cwnd_growth != CwndGrowth::CwndLimited {
+            return;
+        }
         // tcp_write_xmit: is_cwnd_limited |= in flight >= cwnd; tcp_cwnd_validate if anything was sent or the window is full.
         let limited = stopped_by_window || self.in_flight() + self.ccs.mss > self.ccs.cwnd;
         if self.stats.segments_sent > sent_before || limited {
