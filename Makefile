@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bpf-toolchain chromium tshark dnsmasq bench validate crossval lab-crossval lab-crossval-random inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-all green smptcp emptcp pat fuzz clean
+.PHONY: run test install bpf-toolchain chromium tshark dnsmasq bench validate crossval lab-crossval lab-crossval-random inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-hierarchical inrpp-all green smptcp emptcp pat fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -173,8 +173,17 @@ inrpp-table1: install
 inrpp-fig18: install
 	$(PY) validation/inrpp_fig18_frontier.py $(INRPP_FIG18_ARGS)
 
+# INRPP's hierarchical (transit-stub) topology (Fig. 15): Fig. 16's AFCT by flow size for TCP,
+# RCP, MPTCP and INRPP, 6000 flows of E[L] = 125 packets, seeds 1-3, beside the paper's claims
+# and issue 19's acceptance (docs/reproductions/inrpp.md); results/inrpp-hierarchical/report.md
+# and afct.png. 12 runs, about two minutes; finished runs are cached in
+# results/inrpp-hierarchical/cache.jsonl (INRPP_HIER_ARGS=--fresh starts over).
+INRPP_HIER_ARGS ?= --seeds 1,2,3
+inrpp-hierarchical: install
+	$(PY) validation/inrpp_hierarchical.py $(INRPP_HIER_ARGS)
+
 # Every INRPP reproduction above, one after the other.
-inrpp-all: inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18
+inrpp-all: inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-hierarchical
 
 # The paper harnesses below (green, smptcp, emptcp, pat) share one run cache,
 # validation/cache.py: a run's key holds its parameters, the measuring function and the
