@@ -21,7 +21,10 @@ Fig. 19 runs the built-in scenario ``inrpp-tcp-friendliness`` (50 INRPP and
 and the same hosts with 100 TCP flows and plain routers (TCP alone), and
 prints the per-flow goodputs and TCP's RTT beside the paper's, with where
 INRPP's capacity goes: the detour's bytes, the cache drops, INRPP's
-segments, retransmissions, timeouts and RTT.
+segments, retransmissions, timeouts and RTT. It runs the mixed scenario
+again with the routers' ``fair_queue`` option (deficit round robin between
+the INRPP cache and the TCP partition), with the 50 ms partition and with a
+25 ms one (50 ms of traffic at TCP's half share), for Fig. 19(b) both ways.
 
 Usage:  python validation/inrpp_sensitivity.py [--pathpool-bin PATH] [--full]
 
@@ -155,6 +158,15 @@ def fig19(binary: Path, tmp: Path, duration: str) -> None:
     secs = float(duration.rstrip("s"))
     tables = ("flows", "inrpp_interfaces", "links", "flow_ts")
     mixed = [Run(binary, variant(text, hold, reopen), tmp, f"f19-{hold}-{reopen}-{duration}", tables) for hold, reopen in VARIANTS]
+    # The routers' fair_queue option (DRR between the INRPP cache and the TCP partition), with the
+    # built-in's 50 ms partition, and with 25 ms: 50 ms of traffic at TCP's half share of the link.
+    fair = {
+        name: [Run(binary, variant(text, hold, reopen) + extra, tmp, f"f19-{tag}-{hold}-{reopen}-{duration}", tables) for hold, reopen in VARIANTS]
+        for name, tag, extra in (
+            ("FQ", "fq", "fair_queue = true\n"),
+            ("FQ 25 ms", "fq25", 'fair_queue = true\ntcp_partition = "25ms"\n'),
+        )
+    }
     alone = Run(binary, tcp_alone(text), tmp, f"f19-alone-{duration}", tables)
     heads = [label(h, r) for h, r in VARIANTS]
     width = max(len(h) for h in heads) + 2
@@ -171,6 +183,11 @@ def fig19(binary: Path, tmp: Path, duration: str) -> None:
     row("TCP alone", [f"{alone.mean('tcp', 'goodput_bps') / 1e3:.1f}"], "~100")
     row("TCP mean RTT mixed, ms", [f"{r.mean('tcp', 'rtt_mean_s') * 1e3:.0f}" for r in mixed], "a bit >")
     row("TCP mean RTT alone, ms", [f"{alone.mean('tcp', 'rtt_mean_s') * 1e3:.0f}"])
+    print("  With the routers' fair_queue option (FQ; 25 ms: and tcp_partition = 25 ms, 50 ms at TCP's half share):")
+    for name, runs in fair.items():
+        row(f"TCP mixed, {name}", [f"{r.mean('tcp', 'goodput_bps') / 1e3:.1f}" for r in runs], "~100")
+        row(f"INRPP mixed, {name}", [f"{r.mean('inrpp', 'goodput_bps') / 1e3:.1f}" for r in runs], "~300")
+        row(f"TCP RTT mixed, {name}, ms", [f"{r.mean('tcp', 'rtt_mean_s') * 1e3:.0f}" for r in runs], "a bit >")
     print("  Where INRPP's capacity goes (mixed):")
     inrpp = lambda f: f["name"].startswith("inrpp")  # noqa: E731
     rows = [

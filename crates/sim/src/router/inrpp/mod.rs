@@ -29,6 +29,7 @@ pub mod auth;
 pub mod backpressure;
 pub mod cache;
 pub mod detour;
+pub mod fair;
 pub mod partition;
 pub mod record;
 pub mod state;
@@ -40,6 +41,7 @@ use std::f64::consts::{PI, SQRT_2};
 use self::backpressure::{process_ack, NonceStore};
 use self::cache::{Cache, Cached, Hold};
 use self::detour::{Detour, Meter};
+use self::fair::{Class, Drr};
 use self::partition::TcpPartition;
 use self::record::Record;
 use self::state::{State, Thresholds};
@@ -79,6 +81,9 @@ pub struct InrppParams {
     pub detours: bool,
     /// The TCP partition holds this much traffic at the interface's rate (§V-A); zero: none.
     pub tcp_partition: Time,
+    /// Deficit round robin between the INRPP cache and the TCP partition, with the
+    /// queue kept to one waiting packet while either holds any (`fair`); off: they take turns refilling the queue.
+    pub fair_queue: bool,
     /// Nonces a router stores at most, over all its interfaces (LRU, §V-C).
     pub nonce_capacity: usize,
     /// Sign and check the notifications between neighbours (§V-C).
@@ -105,10 +110,14 @@ impl InrppParams {
             expiry: p.duration("expiry", Time::from_millis(100), |t| t > Time::ZERO, "positive"),
             detours: p.flag("detours", true),
             tcp_partition: p.duration("tcp_partition", Time::from_millis(50), |_| true, "a duration"),
+            fair_queue: p.flag("fair_queue", false),
             nonce_capacity: p.number("nonce_capacity", 1024.0, |n| n >= 1.0 && n.fract() == 0.0, "a whole number, at least 1") as usize,
             authenticate: p.flag("authenticate", false),
             hold: Hold::from_name(p.choice("hold", "nonce", &Hold::NAMES)).expect("one of Hold::NAMES"),
         };
+        if params.fair_queue && params.tcp_partition == Time::ZERO {
+            p.problem("fair_queue", "schedules the INRPP cache against the TCP partition: needs a tcp_partition above 0".to_string());
+        }
         // §III-B, after Kandula et al.: T_d ≥ 5·T_p is necessary for stability.
         if params.decision_interval < Time(5 * params.probe_interval.nanos()) {
             p.problem(
@@ -191,6 +200,8 @@ pub struct Interface {
     db_expires: Time,
     pub cache: Cache,
     pub tcp: TcpPartition,
+    /// The partitions' scheduler under `fair_queue`.
+    drr: Drr,
     store: NonceStore,
     meter: Meter,
     /// Routers that probed this interface as a detour's second leg, last seen.
@@ -413,6 +424,33 @@ impl Inrpp {
         }
     }
 
+    /// `pull` under `fair_queue`: one packet at a time, only once the queue has
+    /// nothing waiting, so that the link serves the partitions in DRR order
+    /// (`fair`) and a TCP packet waits behind its own partition's backlog and
+    /// the INRPP packets of its share, not behind a queue the cache refilled.
+    fn pull_fair(&mut self, i: usize, ctx: &mut RouterCtx) -> Option<PacketId> {
+        let (link, now, hold) = (self.ifaces[i].link, ctx.now, self.params.hold);
+        if ctx.queue_bytes(link) > 0 {
+            return None;
+        }
+        let f = &mut self.ifaces[i];
+        let (cache, tcp, store) = (&mut f.cache, &mut f.tcp, &f.store);
+        let fits = |size| ctx.queue_fits(link, size);
+        let mut id = None;
+        let class = f.drr.next(|class| {
+            let (got, size) = match class {
+                Class::Inrpp => cache.pick(fits, |c| holds(hold, store, c, now)).map(|c| (c.id, c.size)).unzip(),
+                Class::Tcp => tcp.take_sized(fits).unzip(),
+            };
+            id = got;
+            size
+        })?;
+        if class == Class::Inrpp {
+            self.update_state(i, ctx);
+        }
+        id
+    }
+
     /// Every T_p: load measurements (eq. 1), nonce expiry, probes (§III-A).
     fn probe_tick(&mut self, ctx: &mut RouterCtx) {
         let now = ctx.now;
@@ -463,6 +501,7 @@ impl RouterModule for Inrpp {
                 db_expires: Time::ZERO,
                 cache: Cache::new(th.total, self.params.hold),
                 tcp: TcpPartition::new((self.params.tcp_partition.secs() * ctx.capacity_bps(link) / 8.0) as u64),
+                drr: Drr::default(),
                 store: NonceStore::new(self.params.expiry),
                 meter: Meter::default(),
                 probers: BTreeMap::new(),
@@ -587,6 +626,9 @@ impl RouterModule for Inrpp {
     fn pull(&mut self, link: LinkId, ctx: &mut RouterCtx) -> Option<PacketId> {
         let i = self.index(link)?;
         let now = ctx.now;
+        if self.params.fair_queue {
+            return self.pull_fair(i, ctx);
+        }
         let f = &mut self.ifaces[i];
         let fits = |size| ctx.queue_fits(link, size);
         // The partitions take turns (§V-A); either sends when the other has nothing.

@@ -71,6 +71,12 @@ impl TcpPartition {
         Some(id)
     }
 
+    /// `take` with the packet's size, for a scheduler that counts bytes (`fair`).
+    pub fn take_sized(&mut self, fits: impl Fn(u32) -> bool) -> Option<(PacketId, u32)> {
+        let size = self.packets.front()?.1;
+        self.take(fits).map(|id| (id, size))
+    }
+
     /// The INRPP partition sent a packet: the TCP partition's turn is next.
     pub fn inrpp_served(&mut self) {
         self.tcp_turn = true;
