@@ -21,7 +21,8 @@
 //! Only INRPP packets (data segments and SYNs carrying the INRPP option)
 //! are cached in the INRPP partition, detoured and pushed back; other
 //! transports' data that the queue cannot take goes to a small TCP
-//! partition (`partition`, §V-A), and ACKs, other handshakes and probes meet
+//! partition (`partition`, §V-A; `fair` schedules the two partitions under
+//! the `fair_queue` option), and ACKs, other handshakes and probes meet
 //! the drop-tail queue as without the module. `record` keeps what the result
 //! tables report.
 

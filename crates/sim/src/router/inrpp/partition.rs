@@ -4,8 +4,10 @@
 //! queue cannot take go to a small drop-tail FIFO of their own, "limited to
 //! 50 ms worth of traffic" because TCP does not work well with large
 //! buffers; the two partitions take turns refilling the queue (fair queuing
-//! between them, one packet each). TCP data never detours and never meets
-//! backpressure: it sees only a somewhat longer drop-tail buffer.
+//! between them, one packet each), or, with the router's `fair_queue`
+//! option, share the link by deficit round robin (`fair`). TCP data never
+//! detours and never meets backpressure: it sees only a somewhat longer
+//! drop-tail buffer.
 
 use std::collections::VecDeque;
 
