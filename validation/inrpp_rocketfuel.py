@@ -272,7 +272,7 @@ def render(args, n_edge: int, n_senders: int, runs: dict, sens: dict, rhos: list
         f"λ_e = {lam:.2f} flows/s per edge router ({n_edge * lam:.0f} flows/s in all), Pareto sizes (shape 1.2, E[L] = 125",
         f"packets); arrivals for {args.arrive:g} s ({round(n_edge * lam * args.arrive)} flows), then {args.drain:g} s more;",
         f"utilisation over ({WARMUP_S:g} s, {args.arrive:g} s] of the {2 * 681} router-router link directions. Seed {args.seed}.",
-        f"{cache.summary()}",
+        f"pathpool-sim build {cache.build} (sha256 of the binary); runs this time: {cache.ran}, taken from the cache: {cache.hits}.",
         "",
         "## Table VII: average link utilisation (%)",
         "",
