@@ -14,7 +14,9 @@ use pathpool_sim::run::run_captured;
 use pathpool_sim::{load, Format, Source};
 
 fn usage() -> ExitCode {
-    eprintln!("usage: pathpool-sim run|validate SCENARIO.toml [--seed N] [--data-dir DIR] [--json] [--table NAME[,NAME]] [--pcap LINK[,LINK] [--pcap-dir DIR]]");
+    eprintln!(
+        "usage: pathpool-sim run|validate SCENARIO.toml [--seed N] [--data-dir DIR] [--json] [--table NAME[,NAME]] [--pcap LINK[,LINK] [--pcap-dir DIR]]"
+    );
     ExitCode::from(2)
 }
 
