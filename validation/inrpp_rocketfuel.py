@@ -42,7 +42,6 @@ import argparse
 import csv
 import hashlib
 import io
-import json
 import math
 import random
 import re
