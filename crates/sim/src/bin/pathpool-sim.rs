@@ -122,16 +122,15 @@ fn main() -> ExitCode {
         }
     }
     if !tables.is_empty() {
-        let found: Vec<&Table> = tables.iter().filter_map(|name| out.tables.iter().find(|t| &t.name == name)).collect();
-        if let Some(missing) = tables.iter().find(|name| !out.tables.iter().any(|t| &t.name == *name)) {
+        if let Some(missing) = tables.iter().find(|name| !out.tables.iter().any(|t| t.name == name.as_str())) {
             eprintln!("no table '{missing}'");
             return ExitCode::from(2);
         }
-        for t in found {
+        for name in &tables {
             if tables.len() > 1 {
-                println!("# {}", t.name);
+                println!("# {name}");
             }
-            print_tsv(t);
+            print_tsv(out.tables.iter().find(|t| t.name == name.as_str()).expect("checked above"));
         }
         return ExitCode::SUCCESS;
     }
