@@ -7,7 +7,7 @@ SCENARIO ?= default
 OUT      ?= results/$(SCENARIO)
 MATURIN  := VIRTUAL_ENV=$(abspath $(VENV)) $(VENV)/bin/maturin
 
-.PHONY: run test install bpf-toolchain chromium tshark dnsmasq bench validate crossval lab-crossval lab-crossval-random inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-hierarchical inrpp-all green smptcp emptcp pat fuzz clean
+.PHONY: run test install bpf-toolchain chromium tshark dnsmasq bench validate crossval lab-crossval lab-crossval-random inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-hierarchical inrpp-rocketfuel inrpp-all green smptcp emptcp pat fuzz clean
 
 # The virtualenv with pathpool (editable) and its Python dependencies.
 $(VENV)/.installed: pyproject.toml
@@ -182,8 +182,17 @@ INRPP_HIER_ARGS ?= --seeds 1,2,3
 inrpp-hierarchical: install
 	$(PY) validation/inrpp_hierarchical.py $(INRPP_HIER_ARGS)
 
+# INRPP's Rocketfuel experiment (section IV-D): Fig. 17 (AFCT by flow size, link-utilisation
+# histogram) and Table VII for TCP, RCP, MPTCP and INRPP on the built-in inrpp-rocketfuel (rho = 0.8
+# of each edge router's 100 Mb/s edge link), and the mean utilisation against rho for TCP and INRPP,
+# beside the paper (docs/reproductions/inrpp.md, Rocketfuel); results/inrpp-rocketfuel/report.md,
+# fig17.png and sensitivity.png. Ten runs one at a time; finished runs are cached in
+# results/inrpp-rocketfuel/cache.jsonl (an interrupted run resumes, INRPP_RF_ARGS=--fresh starts over).
+inrpp-rocketfuel: install
+	$(PY) validation/inrpp_rocketfuel.py $(INRPP_RF_ARGS)
+
 # Every INRPP reproduction above, one after the other.
-inrpp-all: inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-hierarchical
+inrpp-all: inrpp inrpp-multihomed inrpp-sensitivity inrpp-table1 inrpp-fig18 inrpp-hierarchical inrpp-rocketfuel
 
 # The paper harnesses below (green, smptcp, emptcp, pat) share one run cache,
 # validation/cache.py: a run's key holds its parameters, the measuring function and the

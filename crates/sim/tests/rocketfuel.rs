@@ -199,3 +199,60 @@ fn short_run_with_thousands_of_hosts() {
     let n = common::f64s(flows, "flow_id").len();
     assert_eq!(n, 300);
 }
+
+/// The built-in `inrpp-rocketfuel` builds the workload its header states
+/// (docs/reproductions/inrpp.md, Rocketfuel): 50 hosts on each of the 267
+/// edge routers, 25 of them senders, and per edge router Poisson arrivals
+/// of λ_e = ρ · 100 Mb/s / (E[L] · 1500 B · 8) = 53.33 flows/s at ρ = 0.8.
+/// A model only, no run.
+#[test]
+fn inrpp_rocketfuel_workload_per_edge_router_as_stated() {
+    if shared_data().is_none() {
+        eprintln!("skipped: ../shared/data not found");
+        return;
+    }
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../python/pathpool/scenarios/inrpp-rocketfuel.toml");
+    let m = load_ok(&std::fs::read_to_string(path).unwrap());
+    // Each host's edge router: the other end of its one link.
+    let mut router_of = std::collections::HashMap::new();
+    for l in &m.links {
+        for (h, r) in [(l.a, l.b), (l.b, l.a)] {
+            if m.nodes[h as usize].kind == NodeKind::Host {
+                assert!(router_of.insert(h, r).is_none(), "host {} has two links", m.nodes[h as usize].name);
+            }
+        }
+    }
+    let mut hosts_per_router = std::collections::BTreeMap::new();
+    for r in router_of.values() {
+        *hosts_per_router.entry(*r).or_insert(0) += 1;
+    }
+    assert_eq!(hosts_per_router.len(), 267, "edge routers with hosts");
+    assert!(hosts_per_router.values().all(|&n| n == 50), "{hosts_per_router:?}");
+    // Senders: 25 per edge router (even k), receivers the odd k.
+    let mut arrivals = std::collections::BTreeMap::new();
+    let mut senders = std::collections::BTreeSet::new();
+    for f in &m.flows {
+        let k: u32 = m.nodes[f.src as usize].name.rsplit('_').next().unwrap().parse().unwrap();
+        assert_eq!(k % 2, 0, "sender {}", m.nodes[f.src as usize].name);
+        assert_eq!(m.nodes[f.dst as usize].name.rsplit('_').next().unwrap().parse::<u32>().unwrap() % 2, 1);
+        senders.insert(f.src);
+        *arrivals.entry(router_of[&f.src]).or_insert(0u32) += 1;
+    }
+    // n uniform draws among 6675 senders reach 6675 · (1 − (1 − 1/6675)^n) of them (5883 for n = 14 240).
+    let reached = 6675.0 * (1.0 - (1.0 - 1.0 / 6675.0f64).powf(m.flows.len() as f64));
+    assert!((senders.len() as f64 - reached).abs() < 100.0, "{} senders drew a flow, {reached:.0} expected", senders.len());
+    // Rate: the 14 240 flows (the cap) arrive within the first second, each
+    // edge router's count has mean λ_e · 1 s and a Poisson's dispersion.
+    let lambda_e: f64 = 0.8 * 100e6 / (125.0 * 1500.0 * 8.0);
+    let n = m.flows.len() as f64;
+    let last = m.flows.iter().map(|f| f.start.secs()).fold(0.0, f64::max);
+    assert_eq!(n, (267.0 * lambda_e).round());
+    // Gamma(n, 267 λ_e): mean 1 s, deviation 1/√n ≈ 8 ms.
+    assert!((last - 1.0).abs() < 0.04, "last arrival at {last} s");
+    let per_router = n / 267.0;
+    assert!((per_router / (lambda_e * last) - 1.0).abs() < 0.05, "{per_router} flows per edge router by {last} s");
+    let counts: Vec<f64> = hosts_per_router.keys().map(|r| *arrivals.get(r).unwrap_or(&0) as f64).collect();
+    // Index of dispersion Σ(n_i − m)²/m ~ χ²(266) for Poisson counts: 266 ± 4·√532.
+    let d: f64 = counts.iter().map(|c| (c - per_router).powi(2)).sum::<f64>() / per_router;
+    assert!((d - 266.0).abs() < 4.0 * 532f64.sqrt(), "dispersion {d}");
+}

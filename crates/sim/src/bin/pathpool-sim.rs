@@ -1,4 +1,4 @@
-//! `pathpool-sim run SCENARIO [--seed N] [--data-dir D] [--json] [--table NAME] [--pcap LINK[,LINK] [--pcap-dir DIR]]`
+//! `pathpool-sim run SCENARIO [--seed N] [--data-dir D] [--json] [--table NAME[,NAME]] [--pcap LINK[,LINK] [--pcap-dir DIR]]`
 //! `pathpool-sim validate SCENARIO [--seed N] [--data-dir D]`
 //!
 //! Runs a scenario in the simulator core alone, without Python and without
@@ -14,7 +14,9 @@ use pathpool_sim::run::run_captured;
 use pathpool_sim::{load, Format, Source};
 
 fn usage() -> ExitCode {
-    eprintln!("usage: pathpool-sim run|validate SCENARIO.toml [--seed N] [--data-dir DIR] [--json] [--table NAME] [--pcap LINK[,LINK] [--pcap-dir DIR]]");
+    eprintln!(
+        "usage: pathpool-sim run|validate SCENARIO.toml [--seed N] [--data-dir DIR] [--json] [--table NAME[,NAME]] [--pcap LINK[,LINK] [--pcap-dir DIR]]"
+    );
     ExitCode::from(2)
 }
 
@@ -29,7 +31,7 @@ fn main() -> ExitCode {
         return usage();
     }
     let path = PathBuf::from(&args[1]);
-    let (mut seed, mut data_dir, mut json, mut table) = (None, std::env::var_os("PATHPOOL_DATA").map(PathBuf::from), false, None);
+    let (mut seed, mut data_dir, mut json, mut tables) = (None, std::env::var_os("PATHPOOL_DATA").map(PathBuf::from), false, Vec::new());
     let (mut pcap, mut pcap_dir) = (Vec::new(), PathBuf::from("."));
     let mut rest = args[2..].iter();
     while let Some(a) = rest.next() {
@@ -52,7 +54,7 @@ fn main() -> ExitCode {
                 None => return usage(),
             },
             "--table" => match rest.next() {
-                Some(t) => table = Some(t.clone()),
+                Some(t) => tables.extend(t.split(',').map(|n| n.trim().to_string()).filter(|n| !n.is_empty())),
                 None => return usage(),
             },
             _ => return usage(),
@@ -119,17 +121,18 @@ fn main() -> ExitCode {
             }
         }
     }
-    if let Some(name) = table {
-        return match out.tables.iter().find(|t| t.name == name) {
-            Some(t) => {
-                print_tsv(t);
-                ExitCode::SUCCESS
+    if !tables.is_empty() {
+        if let Some(missing) = tables.iter().find(|name| !out.tables.iter().any(|t| t.name == name.as_str())) {
+            eprintln!("no table '{missing}'");
+            return ExitCode::from(2);
+        }
+        for name in &tables {
+            if tables.len() > 1 {
+                println!("# {name}");
             }
-            None => {
-                eprintln!("no table '{name}'");
-                ExitCode::from(2)
-            }
-        };
+            print_tsv(out.tables.iter().find(|t| t.name == name.as_str()).expect("checked above"));
+        }
+        return ExitCode::SUCCESS;
     }
     let mut s = out.summary.clone();
     s["load_s"] = load_s.into();
