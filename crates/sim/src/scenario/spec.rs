@@ -318,6 +318,10 @@ pub struct SimSpec {
     /// Spread flows over equal-cost next hops by hashing the flow id.
     #[serde(default)]
     pub ecmp: bool,
+    /// How pure ACKs cross the network: `network` (queued like data) or
+    /// `instant` (htsim's data-centre reverse path; `net::ack_path`).
+    #[serde(default)]
+    pub ack_path: crate::net::ack_path::AckPath,
     /// Header bytes added to every TCP segment on the wire
     /// (IPv4 20 + TCP 20 + timestamp option 12 = 52, as Linux sends).
     #[serde(default = "default_header_bytes")]
