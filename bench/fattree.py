@@ -17,9 +17,10 @@ directory with exactly those three lines read from environment variables instead
 Same work on both sides: 1500-byte data packets (pathpool: 1460 payload + 40 header, htsim:
 1500), 40-byte ACKs, no SACK, no delayed ACKs, a 250 ms minimum RTO, initial window 10 and
 initial ssthresh 100 packets (htsim's TcpSrc), 8-packet switch queues and 1000-packet host
-queues, 1 µs per link, and ACKs that skip every queue (pathpool's ``ack_path = "instant"``):
-htsim's main_tcp gives each sink a return route holding only its source, so its ACKs arrive at
-once, never queued or lost (``--ack-path network`` queues pathpool's like data instead). Per-host throughput counts data packets delivered in order × 1500 bytes
+queues, 1 µs per link, and SYN-ACKs and ACKs that skip every queue (pathpool's
+``ack_path = "instant"``): htsim's main_tcp gives each sink a return route holding only its
+source, so they arrive at once, never queued or lost (``--ack-path network`` queues pathpool's
+like data instead). Per-host throughput counts data packets delivered in order × 1500 bytes
 over the run (htsim: its connections' goodput samples, which count its 1500-byte packets;
 pathpool: bytes delivered / 1460 × 1500; for MPTCP also each subflow's in-order bytes, the
 `pp-subfl` rows, as htsim counts them). Differences that remain: htsim's switch queues drop at

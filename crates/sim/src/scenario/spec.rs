@@ -318,8 +318,8 @@ pub struct SimSpec {
     /// Spread flows over equal-cost next hops by hashing the flow id.
     #[serde(default)]
     pub ecmp: bool,
-    /// How pure ACKs cross the network: `network` (queued like data) or
-    /// `instant` (htsim's data-centre reverse path; `net::ack_path`).
+    /// How SYN-ACKs and pure ACKs cross the network: `network` (queued like
+    /// data) or `instant` (htsim's data-centre reverse path; `net::ack_path`).
     #[serde(default)]
     pub ack_path: crate::net::ack_path::AckPath,
     /// Header bytes added to every TCP segment on the wire

@@ -126,7 +126,7 @@ pub struct World<'m> {
     pub links: Vec<Link>,
     routes: &'m Routes,
     ecmp: bool,
-    /// `[sim] ack_path = "instant"`: pure ACKs skip queues and transmitters.
+    /// `[sim] ack_path = "instant"`: SYN-ACKs and pure ACKs skip queues and transmitters.
     instant_acks: bool,
     pub flows: Vec<Flow>,
     pub counts: PacketCounts,
@@ -549,7 +549,7 @@ impl<'m> World<'m> {
             link.stats.drops_down += 1;
             return self.drop_packet(id);
         }
-        if self.instant_acks && self.pool.get(id).kind == Kind::Ack {
+        if self.instant_acks && matches!(self.pool.get(id).kind, Kind::Ack | Kind::SynAck) {
             // Straight onto the wire, behind what is already on it (`net::ack_path`).
             let at = link.wire.arrival(self.now, self.now);
             self.pool.get_mut(id).epoch = link.epoch;
