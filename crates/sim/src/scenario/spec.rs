@@ -589,6 +589,9 @@ pub enum TopologySpec {
         delay: Option<Duration>,
         /// Switch output queues, packets (default 8, htsim's `memFromPkt(8)`).
         queue: Option<u64>,
+        /// Switch output queues in bytes instead of `queue` (htsim counts bytes:
+        /// `memFromPkt(8)` is 12 000, where its SYNs and ACKs take almost no room).
+        queue_bytes: Option<Bytes>,
         /// A host's own output queue, packets (default 1000, htsim's `FEEDER_BUFFER`).
         host_queue: Option<u64>,
     },
