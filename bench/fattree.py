@@ -16,8 +16,13 @@ directory with exactly those three lines read from environment variables instead
 
 Same work on both sides: 1500-byte data packets (pathpool: 1460 payload + 40 header, htsim:
 1500), 40-byte ACKs, no SACK, no delayed ACKs, a 250 ms minimum RTO, initial window 10 and
-initial ssthresh 100 packets (htsim's TcpSrc), 8-packet switch queues and 1000-packet host
-queues, 1 µs per link. Per-host throughput counts data packets delivered in order × 1500 bytes
+initial ssthresh 100 packets (htsim's TcpSrc), switch queues of 12 000 bytes (htsim's
+``memFromPkt(8)``, bytes, so its 1-byte SYNs and 40-byte ACKs take almost no room;
+``--queue-packets`` gives pathpool's default of 8 packets instead), 1000-packet host queues,
+1 µs per link, and SYN-ACKs and ACKs that skip every queue (pathpool's
+``ack_path = "instant"``): htsim's main_tcp gives each sink a return route holding only its
+source, so they arrive at once, never queued or lost (``--ack-path network`` queues pathpool's
+like data instead). Per-host throughput counts data packets delivered in order × 1500 bytes
 over the run (htsim: its connections' goodput samples, which count its 1500-byte packets;
 pathpool: bytes delivered / 1460 × 1500; for MPTCP also each subflow's in-order bytes, the
 `pp-subfl` rows, as htsim counts them). Differences that remain: htsim's switch queues drop at
@@ -28,7 +33,8 @@ connection-level sequence space; htsim's main_tcp samples every queue each milli
 its log file.
 
 Usage: bench/fattree.py [--k 4 8] [--transports tcp mptcp] [--subflows 8] [--rate-mbps 1000]
-                        [--duration 0.2] [--seed 1] [--json FILE]
+                        [--duration 0.2] [--seed 1] [--ack-path instant|network]
+                        [--queue-packets] [--json FILE]
 """
 
 from __future__ import annotations
@@ -139,7 +145,7 @@ def run_htsim(binary: Path, parser: Path, k: int, transport: str, subflows: int,
     return {"wall_s": p.wall_s, "rss_mb": p.max_rss_kb / 1024, "per_host_bps": per_host}
 
 
-def scenario(k: int, transport: str, subflows: int, coupling: str, rate_mbps: int, duration: float, seed: int) -> str:
+def scenario(k: int, transport: str, subflows: int, coupling: str, rate_mbps: int, duration: float, seed: int, ack_path: str, queue: str) -> str:
     mptcp = ""
     if transport == "mptcp":
         mptcp = f'mptcp = {{ coupling = "{coupling}", path_manager = "ndiffports", path_manager_params = {{ subflows = {subflows} }} }}'
@@ -150,6 +156,7 @@ ecmp = true
 seed = {seed}
 sample_interval = "0s"
 header_bytes = {HEADER}
+ack_path = "{ack_path}"
 
 [tcp]
 cc = "newreno"
@@ -164,6 +171,7 @@ rcv_buffer = "1GiB"
 kind = "fattree"
 k = {k}
 rate = "{rate_mbps}Mbps"
+{queue}
 
 [[workloads]]
 kind = "traffic_matrix"
@@ -180,7 +188,7 @@ def tsv(text: str) -> list[dict[str, str]]:
     return [dict(zip(head, line.split("\t"))) for line in lines[1:]]
 
 
-def run_pathpool(k: int, transport: str, subflows: int, coupling: str, rate_mbps: int, duration: float, seed: int) -> dict:
+def run_pathpool(k: int, transport: str, subflows: int, coupling: str, rate_mbps: int, duration: float, seed: int, ack_path: str, queue: str) -> dict:
     """Per-host throughput as the application gets it (the connection's bytes delivered in
     order); for MPTCP also as htsim counts it (each subflow's in-order bytes, summed), from a
     second run of the same scenario."""
@@ -189,7 +197,7 @@ def run_pathpool(k: int, transport: str, subflows: int, coupling: str, rate_mbps
         raise BenchError(f"no {binary}: run cargo build --release -p pathpool-sim")
     to_bps = PACKET * 8 / MSS / duration
     with tempfile.NamedTemporaryFile("w", suffix=".toml", delete=False) as f:
-        f.write(scenario(k, transport, subflows, coupling, rate_mbps, duration, seed))
+        f.write(scenario(k, transport, subflows, coupling, rate_mbps, duration, seed, ack_path, queue))
         path = f.name
     try:
         p = run_rss([str(binary), "run", path, "--table", "flows"])
@@ -219,6 +227,10 @@ def main() -> int:
     ap.add_argument("--rate-mbps", type=int, default=1000, help="every link's rate (htsim's HOST_NIC is 100000)")
     ap.add_argument("--duration", type=float, default=0.2, help="simulated seconds (htsim's main_tcp: 4)")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--ack-path", default="instant", choices=["instant", "network"],
+                    help="pathpool's [sim] ack_path: instant (default) as htsim's main_tcp returns ACKs; network queues them like data")
+    ap.add_argument("--queue-packets", action="store_true",
+                    help="pathpool's switch queues count 8 packets (the topology's default) instead of htsim's 12 000 bytes")
     ap.add_argument("--skip-htsim", action="store_true", help="pathpool only")
     ap.add_argument("--htsim-cache", type=Path, default=Path.home() / ".cache" / "pathpool-anchors" / "htsim-fattree")
     ap.add_argument("--json", type=Path, help="write every figure here")
@@ -228,14 +240,16 @@ def main() -> int:
             raise BenchError(f"--k {k}: a FatTree needs an even k of at least 2")
     binary, parser = (None, None) if a.skip_htsim else build_htsim(a.htsim_cache)
     rows = []
-    print(f"FatTree permutation, {a.rate_mbps} Mb/s links, {a.duration} s simulated, seed {a.seed}; "
+    print(f"FatTree permutation, {a.rate_mbps} Mb/s links, {a.duration} s simulated, seed {a.seed}, pathpool ack_path {a.ack_path}, "
+          f"switch queues {'8 packets' if a.queue_packets else f'{8 * PACKET} bytes'}; "
           f"throughput per host in Mb/s (mean, p10, p50, p90), wall s, peak RSS MB")
     head = f"{'k':>3} {'transport':<10} {'sim':<9} {'mean':>8} {'p10':>8} {'p50':>8} {'p90':>8} {'wall_s':>8} {'rss_MB':>8}"
     print(head)
     for k in a.k:
         for t in a.transports:
             label = "tcp" if t == "tcp" else f"mptcp×{a.subflows}"
-            pp = run_pathpool(k, t, a.subflows, a.coupling, a.rate_mbps, a.duration, a.seed)
+            queue = 'queue = 8' if a.queue_packets else f'queue_bytes = {8 * PACKET}'
+            pp = run_pathpool(k, t, a.subflows, a.coupling, a.rate_mbps, a.duration, a.seed, a.ack_path, queue)
             res = {"pathpool": pp}
             if "per_host_subflow_bps" in pp:
                 res["pp-subfl"] = {**pp, "per_host_bps": pp.pop("per_host_subflow_bps")}
@@ -260,7 +274,7 @@ def main() -> int:
           "(htsim has no connection-level sequence space); its wall time and RSS are the pathpool run's")
     if a.json:
         a.json.parent.mkdir(parents=True, exist_ok=True)
-        a.json.write_text(json.dumps({"rate_mbps": a.rate_mbps, "duration_s": a.duration, "seed": a.seed, "runs": rows}, indent=1))
+        a.json.write_text(json.dumps({"rate_mbps": a.rate_mbps, "duration_s": a.duration, "seed": a.seed, "ack_path": a.ack_path, "queue_packets": a.queue_packets, "runs": rows}, indent=1))
     return 0
 
 

@@ -55,6 +55,7 @@ use std::collections::BTreeSet;
 use std::io;
 
 use pathpool_sim::control::ActionKind;
+use pathpool_sim::net::ack_path::AckPath;
 use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::tcp::{RecoveryAlgorithm, TcpConfig};
 use pathpool_sim::Model;
@@ -110,6 +111,9 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
             "routers: node '{}' runs router module '{}', which Linux routers do not have",
             model.nodes[r.node as usize].name, r.module
         ));
+    }
+    if model.ack_path == AckPath::Instant {
+        out.push("sim.ack_path = \"instant\": ACKs that skip every queue are htsim's idealised reverse path, not something a kernel does".into());
     }
     resolver_refusals(model, kernel, &mut out);
     controller_refusals(model, kernel, &mut out);

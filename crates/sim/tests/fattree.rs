@@ -9,6 +9,7 @@ mod common;
 use std::collections::BTreeSet;
 
 use common::{f64s, load_err, run_toml, source, strs, table};
+use pathpool_sim::net::queue::QueueLimit;
 use pathpool_sim::scenario::spec::NodeKind;
 use pathpool_sim::{load, Format, Model};
 
@@ -90,6 +91,20 @@ fn bad_k_is_refused() {
     }
     let e = load_err(&fattree(4, "queue = 0"));
     assert!(e.contains("topology.queue"), "{e}");
+    let e = load_err(&fattree(4, "queue = 8\nqueue_bytes = 12000"));
+    assert!(e.contains("topology.queue_bytes") && e.contains("not both"), "{e}");
+}
+
+#[test]
+fn switch_queues_count_packets_or_bytes_and_host_queues_packets() {
+    for (extra, switch) in [("", QueueLimit::Packets(8)), ("queue_bytes = 12000", QueueLimit::Bytes(12_000))] {
+        let m = model(&fattree(4, extra));
+        for l in &m.links {
+            let host_side = m.nodes[l.a as usize].kind == NodeKind::Host;
+            let a_to_b = if host_side { QueueLimit::Packets(1000) } else { switch };
+            assert_eq!((l.dirs[0].limit, l.dirs[1].limit), (a_to_b, switch), "{extra:?}: link {}", l.name);
+        }
+    }
 }
 
 /// Sources and destinations of the generated flows, by host name.

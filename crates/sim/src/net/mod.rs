@@ -1,5 +1,6 @@
 //! The network: packets, links (queue, capacity, delay, loss, up/down), nodes and routing.
 
+pub mod ack_path;
 pub mod capacity;
 pub mod cell;
 pub mod datagram;

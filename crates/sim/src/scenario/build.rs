@@ -93,6 +93,10 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         .collect();
     let routes = Routes::compute(&is_router, &edges, sc.sim.routing);
     let routers = super::routers::resolve(sc.routers.as_ref(), &nodes, &links, &mut p);
+    if sc.sim.ack_path == crate::net::ack_path::AckPath::Instant && !routers.is_empty() {
+        // A router module sees what it forwards leave its links; instant ACKs never do.
+        p.add("sim.ack_path", "\"instant\" cannot be combined with [routers] modules (their ACKs would skip the routers' transmitters)");
+    }
 
     let defaults = resolve_tcp(&TcpConfig::default(), &sc.tcp, "tcp", &mut p);
     let mut flows = Vec::new();
@@ -174,6 +178,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         seed: sc.sim.seed,
         sample_interval: sc.sim.sample_interval.0,
         ecmp: sc.sim.ecmp,
+        ack_path: sc.sim.ack_path,
         header_bytes: sc.sim.header_bytes,
         nodes,
         links,

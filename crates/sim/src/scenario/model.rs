@@ -20,6 +20,7 @@ pub struct Model {
     /// Zero: no time series.
     pub sample_interval: Time,
     pub ecmp: bool,
+    pub ack_path: crate::net::ack_path::AckPath,
     pub header_bytes: u32,
     pub nodes: Vec<NodeModel>,
     pub links: Vec<LinkModel>,

@@ -318,6 +318,10 @@ pub struct SimSpec {
     /// Spread flows over equal-cost next hops by hashing the flow id.
     #[serde(default)]
     pub ecmp: bool,
+    /// How SYN-ACKs and pure ACKs cross the network: `network` (queued like
+    /// data) or `instant` (htsim's data-centre reverse path; `net::ack_path`).
+    #[serde(default)]
+    pub ack_path: crate::net::ack_path::AckPath,
     /// Header bytes added to every TCP segment on the wire
     /// (IPv4 20 + TCP 20 + timestamp option 12 = 52, as Linux sends).
     #[serde(default = "default_header_bytes")]
@@ -585,6 +589,9 @@ pub enum TopologySpec {
         delay: Option<Duration>,
         /// Switch output queues, packets (default 8, htsim's `memFromPkt(8)`).
         queue: Option<u64>,
+        /// Switch output queues in bytes instead of `queue` (htsim counts bytes:
+        /// `memFromPkt(8)` is 12 000, where its SYNs and ACKs take almost no room).
+        queue_bytes: Option<Bytes>,
         /// A host's own output queue, packets (default 1000, htsim's `FEEDER_BUFFER`).
         host_queue: Option<u64>,
     },

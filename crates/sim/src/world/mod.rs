@@ -30,6 +30,7 @@ use crate::metrics::sampler::{FlowSample, LinkSample, Sampler, SubflowSample};
 use crate::mptcp::{MptcpReceiver, MptcpSender};
 use crate::net::cell::Air;
 use crate::net::interfaces::Interfaces;
+use crate::net::ack_path::AckPath;
 use crate::net::capacity::Capacity;
 use crate::net::delay::Wire;
 use crate::net::link::{loss_stream, Link, LinkStats};
@@ -125,6 +126,8 @@ pub struct World<'m> {
     pub links: Vec<Link>,
     routes: &'m Routes,
     ecmp: bool,
+    /// `[sim] ack_path = "instant"`: SYN-ACKs and pure ACKs skip queues and transmitters.
+    instant_acks: bool,
     pub flows: Vec<Flow>,
     pub counts: PacketCounts,
     pub events_run: u64,
@@ -294,6 +297,7 @@ impl<'m> World<'m> {
             links,
             routes: &model.routes,
             ecmp: model.ecmp,
+            instant_acks: model.ack_path == AckPath::Instant,
             flows,
             counts: PacketCounts::default(),
             events_run: 0,
@@ -544,6 +548,13 @@ impl<'m> World<'m> {
         if !link.up {
             link.stats.drops_down += 1;
             return self.drop_packet(id);
+        }
+        if self.instant_acks && matches!(self.pool.get(id).kind, Kind::Ack | Kind::SynAck) {
+            // Straight onto the wire, behind what is already on it (`net::ack_path`).
+            let at = link.wire.arrival(self.now, self.now);
+            self.pool.get_mut(id).epoch = link.epoch;
+            self.events.schedule(at, Event::Arrive { pkt: id, link: l });
+            return;
         }
         if let Some(air) = self.air.as_mut().filter(|a| a.serves(l)) {
             // A cell's scheduler sends it, TTI by TTI.

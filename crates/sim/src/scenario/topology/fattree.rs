@@ -13,12 +13,15 @@
 //! `agg{a}` in pod a / (k/2). The defaults are htsim's too (`main_tcp.cpp`,
 //! `main.h`): 100 Gb/s links with 1 µs of propagation each, 8-packet switch
 //! queues, and a 1000-packet queue at each host's NIC (`FEEDER_BUFFER`).
+//! htsim counts a switch queue in bytes (`memFromPkt(8)`, 12 000 bytes), where
+//! its 1-byte SYNs and 40-byte ACKs take almost no room; `queue_bytes` gives
+//! that, `queue` (the default) counts every packet as one.
 
 use super::{link, node};
 use crate::scenario::error::Problems;
 use crate::scenario::spec::{LinkParams, LinkSpec, NodeKind, NodeSpec};
 use crate::time::Time;
-use crate::units::{Duration, Rate};
+use crate::units::{Bytes, Duration, Rate};
 
 /// Largest k accepted: 8192 hosts and 1280 switches.
 pub const MAX_K: u32 = 32;
@@ -58,6 +61,7 @@ pub struct Params<'a> {
     pub rate: Option<Rate>,
     pub delay: Option<Duration>,
     pub queue: Option<u64>,
+    pub queue_bytes: Option<Bytes>,
     pub host_queue: Option<u64>,
     pub nodes: &'a mut Vec<NodeSpec>,
     pub links: &'a mut Vec<LinkSpec>,
@@ -74,12 +78,16 @@ pub fn generate(f: Params, p: &mut Problems) {
             return;
         }
     }
+    if f.queue.is_some() && f.queue_bytes.is_some() {
+        p.add("topology.queue_bytes", "give either queue (packets) or queue_bytes, not both");
+        return;
+    }
     let shape = Shape { k: f.k };
     let params = LinkParams {
         rate: f.rate.unwrap_or(Rate(DEFAULT_RATE_BPS)),
         delay: f.delay.unwrap_or(Duration(DEFAULT_DELAY)),
-        queue: Some(f.queue.unwrap_or(DEFAULT_QUEUE)),
-        queue_bytes: None,
+        queue: if f.queue_bytes.is_some() { None } else { Some(f.queue.unwrap_or(DEFAULT_QUEUE)) },
+        queue_bytes: f.queue_bytes,
         loss: None,
         mtu: None,
     };
@@ -99,7 +107,10 @@ pub fn generate(f: Params, p: &mut Problems) {
         let (h, tor) = (format!("h{i}"), format!("tor{}", i / half));
         nodes.push(node(h.clone(), NodeKind::Host));
         let mut l = link(format!("{h}-{tor}"), &h, &tor, &params);
+        // The host's NIC queue (a→b) counts packets; the edge switch's port (b→a) is a switch queue.
+        (l.queue, l.queue_bytes) = (None, None);
         l.a_to_b.queue = Some(host_queue);
+        (l.b_to_a.queue, l.b_to_a.queue_bytes) = (params.queue, params.queue_bytes);
         links.push(l);
     }
     for t in 0..shape.edges() {

@@ -37,8 +37,8 @@ pub fn generate(t: &TopologySpec, src: &Source, nodes: &mut Vec<NodeSpec>, links
         TopologySpec::Zoo { file, link, delay, external, largest_component, hosts } => {
             zoo::generate(file, link, *delay, *external, *largest_component, hosts.as_ref(), src, nodes, links, p)
         }
-        TopologySpec::Fattree { k, rate, delay, queue, host_queue } => fattree::generate(
-            fattree::Params { k: *k, rate: *rate, delay: *delay, queue: *queue, host_queue: *host_queue, nodes, links },
+        TopologySpec::Fattree { k, rate, delay, queue, queue_bytes, host_queue } => fattree::generate(
+            fattree::Params { k: *k, rate: *rate, delay: *delay, queue: *queue, queue_bytes: *queue_bytes, host_queue: *host_queue, nodes, links },
             p,
         ),
     }
