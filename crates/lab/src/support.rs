@@ -377,6 +377,14 @@ mod tests {
     }
 
     #[test]
+    fn instant_acks_are_refused() {
+        let mut m = model("[[flows]]\nsrc = \"c\"\ndst = \"s\"");
+        m.ack_path = AckPath::Instant;
+        let r = refusals(&m, &kernel());
+        assert!(r.len() == 1 && r[0].contains("sim.ack_path"), "{r:?}");
+    }
+
+    #[test]
     fn applications_run() {
         let m = model(
             r#"
