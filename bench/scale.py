@@ -59,16 +59,22 @@ dst = "dst{{i}}"
 """
 
 
-def run_once(path: Path) -> dict:
-    """One run of the core: its JSON summary, process wall time and peak RSS (MiB)."""
+def run_once(path: Path, verb: str = "run") -> dict:
+    """One run of the core: its JSON summary, process wall time and peak RSS (MiB).
+
+    With ``verb = "validate"`` the core only loads the scenario (no world, no
+    event loop): process wall time and peak RSS alone."""
     t0 = time.perf_counter()
-    p = subprocess.Popen([str(BINARY), "run", str(path), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    args = [str(BINARY), verb, str(path)] + (["--json"] if verb == "run" else [])
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out = p.stdout.read()
     err = p.stderr.read()
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{path}: pathpool-sim failed:\n{err.decode()}")
+    if verb != "run":
+        return {"process_s": wall, "rss_mib": ru.ru_maxrss / 1024}
     s = json.loads(out)
     return {
         "load_s": s["load_s"],
