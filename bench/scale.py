@@ -34,7 +34,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-BINARY = REPO / "target" / "release" / "pathpool-sim"
+# PATHPOOL_SIM: another build of the binary (e.g. a copy kept while rebuilding).
+BINARY = Path(os.environ.get("PATHPOOL_SIM", REPO / "target" / "release" / "pathpool-sim"))
 
 
 def scenario(flows: int, duration: str) -> str:
@@ -59,11 +60,12 @@ dst = "dst{{i}}"
 """
 
 
-def run_once(path: Path, verb: str = "run") -> dict:
+def run_once(path: Path, verb: str = "run", extra=None) -> dict:
     """One run of the core: its JSON summary, process wall time and peak RSS (MiB).
 
     With ``verb = "validate"`` the core only loads the scenario (no world, no
-    event loop): process wall time and peak RSS alone."""
+    event loop): process wall time and peak RSS alone. ``extra(summary)``, if
+    given, adds its own figures from the run's summary."""
     t0 = time.perf_counter()
     args = [str(BINARY), verb, str(path)] + (["--json"] if verb == "run" else [])
     p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -83,6 +85,7 @@ def run_once(path: Path, verb: str = "run") -> dict:
         "process_s": wall,
         "rss_mib": ru.ru_maxrss / 1024,  # kilobytes on Linux
         "events": s["events"],
+        **(extra(s) if extra else {}),
     }
 
 
