@@ -133,7 +133,8 @@ def main() -> None:
         print(f"marginal memory: {run_kib:.2f} KiB per flow in the run, of which {model_kib:.2f} KiB the loaded model (validate)")
     if args.json:
         args.json.parent.mkdir(parents=True, exist_ok=True)
-        args.json.write_text(json.dumps({"loadavg": [load, after], "args": vars(args) | {"json": str(args.json), "plot": str(args.plot)}, "rows": rows}, indent=1))
+        settings = {"rate": args.rate, "size": args.size, "clients": args.clients, "tail": args.tail, "repeat": args.repeat}
+        args.json.write_text(json.dumps({"loadavg": [load, after], "settings": settings, "rows": rows}, indent=1))
     if args.plot:
         plot(rows, args.plot, args)
 
