@@ -18,7 +18,8 @@ model's), each the fastest of ``--repeat``. Slopes between the two largest N (lo
 linear) and the marginal memory per flow (run and model) are printed under the table.
 
 Usage:  python bench/arrivals_scale.py [--flows 1000,10000,...] [--rate 2000] [--size 20000]
-                                       [--clients 10] [--repeat K] [--json FILE] [--plot FILE]
+                                       [--clients 10] [--repeat K] [--json FILE] [--plot FILE] [--scenarios DIR]
+``--scenarios DIR`` writes the generated scenario files there and runs nothing.
 Only the standard library; matplotlib (a project dependency) for --plot.
 """
 
@@ -91,13 +92,20 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--json", type=Path)
     ap.add_argument("--plot", type=Path)
+    ap.add_argument("--scenarios", type=Path, help="write the generated scenarios into this directory and stop")
     args = ap.parse_args()
+    flows = [int(x) for x in args.flows.split(",")]
+    if args.scenarios:
+        args.scenarios.mkdir(parents=True, exist_ok=True)
+        for n in flows:
+            (args.scenarios / f"arrivals-{n}.toml").write_text(scenario(n, args.rate, args.size, args.clients, args.tail))
+        return
     if not BINARY.exists():
         sys.exit(f"{BINARY} is missing: cargo build --release -p pathpool-sim")
     load = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        for n in (int(x) for x in args.flows.split(",")):
+        for n in flows:
             path = Path(tmp) / f"arrivals-{n}.toml"
             path.write_text(scenario(n, args.rate, args.size, args.clients, args.tail))
             def done(s: dict) -> dict:

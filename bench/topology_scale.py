@@ -20,7 +20,8 @@ cost per node, per link and per flow at the largest.
 
 Usage:  python bench/topology_scale.py [--family fattree rocketfuel] [--k 4,8,16,32]
                                        [--maps 1755,3967,3257,1221,2914,1239] [--hosts-per-edge 2]
-                                       [--repeat K] [--json FILE] [--plot FILE]
+                                       [--repeat K] [--json FILE] [--plot FILE] [--scenarios DIR]
+``--scenarios DIR`` writes the generated scenario files there and runs nothing.
 Only the standard library; matplotlib (a project dependency) for --plot.
 """
 
@@ -89,6 +90,11 @@ matrix = "permutation"
 """
 
 
+def file_name(family: str, label: str) -> str:
+    """fattree-k32.toml, rocketfuel-AS1239.toml."""
+    return f"{family}-{label.replace(' ', '').replace('=', '')}.toml"
+
+
 def counts(path: Path) -> dict:
     """Nodes, hosts, links and flows from ``pathpool-sim validate``."""
     out = subprocess.run([str(BINARY), "validate", str(path)], capture_output=True, text=True, check=True).stdout
@@ -111,6 +117,7 @@ def main() -> None:
     ap.add_argument("--repeat", type=int, default=1)
     ap.add_argument("--json", type=Path)
     ap.add_argument("--plot", type=Path)
+    ap.add_argument("--scenarios", type=Path, help="write the generated scenarios into this directory and stop")
     args = ap.parse_args()
     if not BINARY.exists():
         sys.exit(f"{BINARY} is missing: cargo build --release -p pathpool-sim")
@@ -122,11 +129,16 @@ def main() -> None:
             if not (MAPS / f"{asn}.cch").exists():
                 sys.exit(f"--maps: {MAPS / (asn + '.cch')} does not exist")
             cases.append(("rocketfuel", f"AS {asn}", rocketfuel(asn, args.hosts_per_edge)))
+    if args.scenarios:
+        args.scenarios.mkdir(parents=True, exist_ok=True)
+        for family, label, text in cases:
+            (args.scenarios / file_name(family, label)).write_text(text)
+        return
     load = os.getloadavg()
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         for family, label, text in cases:
-            path = Path(tmp) / f"{family}-{label.replace(' ', '').replace('=', '')}.toml"
+            path = Path(tmp) / file_name(family, label)
             path.write_text(text)
             size = counts(path)
             best = min((run_once(path) for _ in range(args.repeat)), key=lambda r: r["process_s"])
