@@ -48,8 +48,8 @@ pub enum RoutingMetric {
 /// whose only incoming link direction `edge` comes from the router `gateway`.
 /// Hosts never forward, so every path to a stub ends with `edge`, and from
 /// anywhere but the gateway the next hops towards the stub are those towards
-/// the gateway. Hosts are stubs unless multi-homed, so the table grows with
-/// routers × nodes rather than nodes².
+/// the gateway. Hosts are stubs unless multi-homed, so the table has a column
+/// per router rather than per node (and, with leaves below, a row per router).
 #[derive(Clone, Copy)]
 enum Dest {
     Column(u32),
