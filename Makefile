@@ -100,6 +100,23 @@ bench-scale: install
 	cargo build --release -p pathpool-sim
 	$(PY) bench/scale.py --repeat 3 --json results/bench-scale/scale.json --plot results/bench-scale/scale.png
 
+# Scaling curve: 10^3 ... 10^6 short downloads arriving over time (Poisson, 2 000/s of 20 kB on
+# a 1 Gb/s dumbbell, load 0.32): time per phase, peak RSS of the run and of the model alone,
+# events per flow (docs/performance.md); results/bench-scale/arrivals.json and arrivals.png.
+# About ten minutes on a quiet 2-core machine, most of it the 10^6 run; not part of make test.
+.PHONY: bench-arrivals
+bench-arrivals: install
+	cargo build --release -p pathpool-sim
+	$(PY) bench/arrivals_scale.py --json results/bench-scale/arrivals.json --plot results/bench-scale/arrivals.png
+
+# Scaling curve against the topology's size: one long flow per host on FatTree(k), k = 4 ... 32,
+# and on six Rocketfuel maps with 2 hosts per edge router (docs/performance.md);
+# results/bench-scale/topology.json and topology.png. A few minutes; not part of make test.
+.PHONY: bench-topology
+bench-topology: install
+	cargo build --release -p pathpool-sim
+	$(PY) bench/topology_scale.py --json results/bench-scale/topology.json --plot results/bench-scale/topology.png
+
 # Data-centre scale: FatTree permutations (TCP, MPTCP with 8 subflows) on pathpool and on htsim's
 # own datacenter program (main_tcp.cpp, built into ~/.cache/pathpool-anchors/htsim-fattree if
 # missing), side by side with ratios (docs/performance.md). A few minutes on a quiet 2-core machine.

@@ -34,7 +34,8 @@ import time
 from pathlib import Path
 
 REPO = Path(__file__).resolve().parent.parent
-BINARY = REPO / "target" / "release" / "pathpool-sim"
+# PATHPOOL_SIM: another build of the binary (e.g. a copy kept while rebuilding).
+BINARY = Path(os.environ.get("PATHPOOL_SIM", REPO / "target" / "release" / "pathpool-sim"))
 
 
 def scenario(flows: int, duration: str) -> str:
@@ -59,16 +60,23 @@ dst = "dst{{i}}"
 """
 
 
-def run_once(path: Path) -> dict:
-    """One run of the core: its JSON summary, process wall time and peak RSS (MiB)."""
+def run_once(path: Path, verb: str = "run", extra=None) -> dict:
+    """One run of the core: its JSON summary, process wall time and peak RSS (MiB).
+
+    With ``verb = "validate"`` the core only loads the scenario (no world, no
+    event loop): process wall time and peak RSS alone. ``extra(summary)``, if
+    given, adds its own figures from the run's summary."""
     t0 = time.perf_counter()
-    p = subprocess.Popen([str(BINARY), "run", str(path), "--json"], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    args = [str(BINARY), verb, str(path)] + (["--json"] if verb == "run" else [])
+    p = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     out = p.stdout.read()
     err = p.stderr.read()
     _, status, ru = os.wait4(p.pid, 0)
     wall = time.perf_counter() - t0
     if os.waitstatus_to_exitcode(status) != 0:
         sys.exit(f"{path}: pathpool-sim failed:\n{err.decode()}")
+    if verb != "run":
+        return {"process_s": wall, "rss_mib": ru.ru_maxrss / 1024}
     s = json.loads(out)
     return {
         "load_s": s["load_s"],
@@ -77,6 +85,7 @@ def run_once(path: Path) -> dict:
         "process_s": wall,
         "rss_mib": ru.ru_maxrss / 1024,  # kilobytes on Linux
         "events": s["events"],
+        **(extra(s) if extra else {}),
     }
 
 

@@ -3,10 +3,12 @@
 //! One Dijkstra per destination over reversed edges gives, for every node,
 //! the set of next-hop link directions on a shortest path (all of them, for
 //! ECMP). Only routers forward: a host is never a transit hop, so a
-//! multi-homed host does not become a bridge between its networks.
+//! multi-homed host does not become a bridge between its networks. Where
+//! every link costs the same (a FatTree, equal delays), a breadth-first
+//! search gives the same distances without the heap.
 
 use std::cmp::Reverse;
-use std::collections::BinaryHeap;
+use std::collections::{BinaryHeap, VecDeque};
 
 use crate::net::{LinkId, NodeId};
 use serde::Deserialize;
@@ -18,10 +20,15 @@ pub struct Edge {
 }
 
 pub struct Routes {
-    n: usize,
+    /// Nodes with a row of their own.
+    rows: usize,
     /// How each destination node is routed to.
     dests: Vec<Dest>,
-    /// For (column, at): range into `hops`, at `column * n + at`.
+    /// How each node's next hops are found.
+    sources: Vec<Source>,
+    /// The node each column routes to.
+    column_node: Vec<NodeId>,
+    /// For (column, row): range into `hops`, at `column * rows + row`.
     index: Vec<(u32, u32)>,
     hops: Vec<LinkId>,
 }
@@ -41,12 +48,24 @@ pub enum RoutingMetric {
 /// whose only incoming link direction `edge` comes from the router `gateway`.
 /// Hosts never forward, so every path to a stub ends with `edge`, and from
 /// anywhere but the gateway the next hops towards the stub are those towards
-/// the gateway. Hosts are stubs unless multi-homed, so the table grows with
-/// routers × nodes rather than nodes².
+/// the gateway. Hosts are stubs unless multi-homed, so the table has a column
+/// per router rather than per node (and, with leaves below, a row per router).
 #[derive(Clone, Copy)]
 enum Dest {
     Column(u32),
     Stub { column: u32, gateway: NodeId, edge: LinkId },
+}
+
+/// A node has its own row in every column, or is a *leaf*: a host whose
+/// only outgoing link direction `edge` goes to the router `gateway`. Every
+/// path from a leaf starts with `edge`, so its next hop towards any
+/// destination the gateway reaches is `edge`; the table grows with routers ×
+/// routers rather than routers × nodes (a FatTree(32): 1 280 switches,
+/// 8 192 hosts).
+#[derive(Clone, Copy)]
+enum Source {
+    Row(u32),
+    Leaf { gateway: NodeId, edge: LinkId },
 }
 
 type Cost = (u64, u64);
@@ -78,11 +97,11 @@ impl Routes {
             }
         };
         let mut column_of = vec![u32::MAX; n];
-        let mut columns = 0u32;
+        let mut column_node = Vec::new();
         for (d, c) in column_of.iter_mut().enumerate() {
             if stub_edge(d).is_none() {
-                *c = columns;
-                columns += 1;
+                *c = column_node.len() as u32;
+                column_node.push(d as NodeId);
             }
         }
         let dests: Vec<Dest> = (0..n)
@@ -94,31 +113,36 @@ impl Routes {
                 None => Dest::Column(column_of[d]),
             })
             .collect();
-        let mut index = vec![(0u32, 0u32); columns as usize * n];
+        // Rows for routers and non-leaf hosts, in node order.
+        let mut row_nodes = Vec::new();
+        let sources: Vec<Source> = (0..n)
+            .map(|a| match outgoing[a].as_slice() {
+                &[edge] if stubs && !is_router[a] && is_router[edges[edge as usize].to as usize] => Source::Leaf { gateway: edges[edge as usize].to, edge },
+                _ => {
+                    row_nodes.push(a);
+                    Source::Row(row_nodes.len() as u32 - 1)
+                }
+            })
+            .collect();
+        let leaf = |a: usize| matches!(sources[a], Source::Leaf { .. });
+        let rows = row_nodes.len();
+        let mut index = vec![(0u32, 0u32); column_node.len() * rows];
         let mut hops = Vec::new();
         let mut dist: Vec<Option<Cost>> = vec![None; n];
-        for dst in (0..n).filter(|&d| column_of[d] != u32::MAX) {
-            let col = column_of[dst] as usize;
+        let uniform = edges.windows(2).all(|w| weight(&w[0]) == weight(&w[1]));
+        for (col, &dst) in column_node.iter().enumerate() {
+            let dst = dst as usize;
             dist.iter_mut().for_each(|d| *d = None);
             dist[dst] = Some((0, 0));
-            let mut heap = BinaryHeap::new();
-            heap.push(Reverse(((0u64, 0u64), dst)));
-            while let Some(Reverse((d, v))) = heap.pop() {
-                if dist[v] != Some(d) || (v != dst && !is_router[v]) {
-                    continue;
-                }
-                for &l in &incoming[v] {
-                    let e = &edges[l as usize];
-                    let w = weight(e);
-                    let nd = (d.0 + w.0, d.1 + w.1);
-                    let u = e.from as usize;
-                    if dist[u].is_none_or(|old| nd < old) {
-                        dist[u] = Some(nd);
-                        heap.push(Reverse((nd, u)));
-                    }
-                }
+            // Distances to `dst` over reversed edges, expanding only `dst` and
+            // routers; a leaf is never on a path to anything but itself.
+            let expands = |v: usize| v == dst || is_router[v];
+            if uniform {
+                breadth_first(dst, &incoming, edges, &weight, &expands, &leaf, &mut dist);
+            } else {
+                dijkstra(dst, &incoming, edges, &weight, &expands, &leaf, &mut dist);
             }
-            for at in 0..n {
+            for (row, &at) in row_nodes.iter().enumerate() {
                 let Some(d_at) = dist[at] else { continue };
                 if at == dst {
                     continue;
@@ -135,24 +159,35 @@ impl Routes {
                         }
                     }
                 }
-                index[col * n + at] = (start, hops.len() as u32 - start);
+                index[col * rows + row] = (start, hops.len() as u32 - start);
             }
         }
-        Routes { n, dests, index, hops }
+        Routes { rows, dests, sources, column_node, index, hops }
     }
 
-    fn column(&self, col: u32, at: NodeId) -> &[LinkId] {
-        let (s, l) = self.index[col as usize * self.n + at as usize];
+    fn column(&self, col: u32, row: u32) -> &[LinkId] {
+        let (s, l) = self.index[col as usize * self.rows + row as usize];
         &self.hops[s as usize..(s + l) as usize]
     }
 
     /// Next-hop link directions from `at` towards `dst` (empty: unreachable).
     pub fn next_hops(&self, at: NodeId, dst: NodeId) -> &[LinkId] {
-        match &self.dests[dst as usize] {
-            Dest::Column(c) => self.column(*c, at),
-            Dest::Stub { .. } if at == dst => &[],
-            Dest::Stub { gateway, edge, .. } if at == *gateway => std::slice::from_ref(edge),
-            Dest::Stub { column, .. } => self.column(*column, at),
+        let col = match &self.dests[dst as usize] {
+            _ if at == dst => return &[],
+            Dest::Column(c) => *c,
+            Dest::Stub { gateway, edge, .. } if at == *gateway => return std::slice::from_ref(edge),
+            Dest::Stub { column, .. } => *column,
+        };
+        match &self.sources[at as usize] {
+            Source::Row(r) => self.column(col, *r),
+            Source::Leaf { gateway, edge } => {
+                let Source::Row(g) = self.sources[*gateway as usize] else { unreachable!("a leaf's gateway is a router, with a row") };
+                if self.column_node[col as usize] == *gateway || !self.column(col, g).is_empty() {
+                    std::slice::from_ref(edge)
+                } else {
+                    &[]
+                }
+            }
         }
     }
 
@@ -169,6 +204,65 @@ impl Routes {
             1 => Some(hops[0]),
             k if ecmp => Some(hops[(flow_hash(flow, at) % k as u64) as usize]),
             _ => Some(hops[0]),
+        }
+    }
+}
+
+/// Shortest distances to `dst` over reversed edges by Dijkstra, relaxing no
+/// leaf and expanding only the nodes `expands` accepts.
+fn dijkstra(
+    dst: usize,
+    incoming: &[Vec<LinkId>],
+    edges: &[Edge],
+    weight: &impl Fn(&Edge) -> Cost,
+    expands: &impl Fn(usize) -> bool,
+    leaf: &impl Fn(usize) -> bool,
+    dist: &mut [Option<Cost>],
+) {
+    let mut heap = BinaryHeap::new();
+    heap.push(Reverse(((0u64, 0u64), dst)));
+    while let Some(Reverse((d, v))) = heap.pop() {
+        if dist[v] != Some(d) || !expands(v) {
+            continue;
+        }
+        for &l in &incoming[v] {
+            let e = &edges[l as usize];
+            let w = weight(e);
+            let nd = (d.0 + w.0, d.1 + w.1);
+            let u = e.from as usize;
+            if !leaf(u) && dist[u].is_none_or(|old| nd < old) {
+                dist[u] = Some(nd);
+                heap.push(Reverse((nd, u)));
+            }
+        }
+    }
+}
+
+/// The same distances when every edge costs the same: the first visit of a
+/// node in breadth-first order is at its shortest distance.
+fn breadth_first(
+    dst: usize,
+    incoming: &[Vec<LinkId>],
+    edges: &[Edge],
+    weight: &impl Fn(&Edge) -> Cost,
+    expands: &impl Fn(usize) -> bool,
+    leaf: &impl Fn(usize) -> bool,
+    dist: &mut [Option<Cost>],
+) {
+    let mut queue = VecDeque::from([dst]);
+    while let Some(v) = queue.pop_front() {
+        if !expands(v) {
+            continue;
+        }
+        let d = dist[v].expect("queued nodes have a distance");
+        for &l in &incoming[v] {
+            let e = &edges[l as usize];
+            let u = e.from as usize;
+            if !leaf(u) && dist[u].is_none() {
+                let w = weight(e);
+                dist[u] = Some((d.0 + w.0, d.1 + w.1));
+                queue.push_back(u);
+            }
         }
     }
 }
@@ -236,6 +330,46 @@ mod tests {
                     for dst in 0..n {
                         assert_eq!(fast.next_hops(at, dst), full.next_hops(at, dst), "{at} -> {dst}");
                     }
+                }
+            }
+        }
+    }
+
+    /// Breadth-first search gives Dijkstra's distances when every edge
+    /// costs the same, under both metrics, with and without leaves.
+    #[test]
+    fn breadth_first_equals_dijkstra_on_equal_weights() {
+        let mut x = 987654321u64;
+        let mut rnd = |k: u64| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % k
+        };
+        for _ in 0..300 {
+            let n = 2 + rnd(20) as usize;
+            let is_router: Vec<bool> = (0..n).map(|_| rnd(3) != 0).collect();
+            let delay = rnd(3);
+            let edges: Vec<Edge> = (0..rnd(4 * n as u64)).map(|_| e(rnd(n as u64) as u32, rnd(n as u64) as u32, delay)).collect();
+            let mut incoming: Vec<Vec<LinkId>> = vec![Vec::new(); n];
+            for (id, ed) in edges.iter().enumerate() {
+                incoming[ed.to as usize].push(id as LinkId);
+            }
+            let leaves: Vec<bool> = (0..n).map(|_| rnd(4) == 0).collect();
+            for metric in [RoutingMetric::Delay, RoutingMetric::Hops] {
+                let weight = |ed: &Edge| -> Cost {
+                    match metric {
+                        RoutingMetric::Delay => (ed.delay_ns, 1),
+                        RoutingMetric::Hops => (1, 0),
+                    }
+                };
+                for dst in 0..n {
+                    let expands = |v: usize| v == dst || is_router[v];
+                    let leaf = |u: usize| u != dst && leaves[u];
+                    let (mut a, mut b) = (vec![None; n], vec![None; n]);
+                    a[dst] = Some((0, 0));
+                    b[dst] = Some((0, 0));
+                    dijkstra(dst, &incoming, &edges, &weight, &expands, &leaf, &mut a);
+                    breadth_first(dst, &incoming, &edges, &weight, &expands, &leaf, &mut b);
+                    assert_eq!(a, b, "dst {dst}");
                 }
             }
         }

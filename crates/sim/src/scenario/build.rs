@@ -161,7 +161,8 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
     let page_specs: Vec<_> = sc.pages.iter().enumerate().map(|(i, pg)| (label("pages", i), pg.clone())).collect();
     let (contents, mut fetches) = super::fetches::resolve(sc, &content_specs, &fetch_specs, &by_name, &net, &defaults, links_ok, &mut flows, &mut p);
     let sessions = fetches.len();
-    let cx = super::pages::Context { by_name: &by_name, net: &net, defaults: &defaults, check_routes: links_ok, duration, contents: &contents };
+    let content_index = super::fetches::Contents::new(&contents);
+    let cx = super::pages::Context { by_name: &by_name, net: &net, defaults: &defaults, check_routes: links_ok, duration, contents: &content_index };
     let pages = super::pages::resolve(&page_specs, &cx, &mut fetches, &mut flows, &mut p);
     let controllers = super::controllers::resolve(&sc.controllers, &nodes, &links, &by_name, &mut p);
     let (resolvers, dns) = super::resolvers::resolve(&sc.resolvers, &sc.dns, &nodes, &by_name, &mut p);

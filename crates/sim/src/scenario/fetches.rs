@@ -82,21 +82,52 @@ pub fn resolve(
     p: &mut Problems,
 ) -> (Vec<ContentModel>, Vec<FetchModel>) {
     let contents = resolve_contents(contents, by_name, net, p);
+    let index = Contents::new(&contents);
     let mut names: HashSet<String> = flows.iter().map(|f| f.name.clone()).collect();
     let mut fetches = Vec::new();
     for (i, (field, spec)) in specs.iter().enumerate() {
         let at = Place { field, index: i, session: fetches.len() as u32 };
-        if let Some(m) = fetch(spec, &at, &contents, by_name, net, defaults, check_routes, sc.sim.duration.0, flows, &mut names, p) {
+        if let Some(m) = fetch(spec, &at, &index, by_name, net, defaults, check_routes, sc.sim.duration.0, flows, &mut names, p) {
             fetches.push(m);
         }
     }
     (contents, fetches)
 }
 
+/// The contents with an index by name, so that a session finds its content
+/// in constant time: a search of the list per session made `[[arrivals]]`
+/// quadratic in its sessions (10⁵ sessions: 10¹⁰ name comparisons).
+pub struct Contents<'a> {
+    pub list: &'a [ContentModel],
+    by_name: HashMap<&'a str, usize>,
+}
+
+impl<'a> Contents<'a> {
+    pub fn new(list: &'a [ContentModel]) -> Contents<'a> {
+        let mut by_name = HashMap::with_capacity(list.len());
+        for (i, c) in list.iter().enumerate() {
+            // The first of a name, as a search from the front (a duplicate is refused anyway).
+            by_name.entry(c.name.as_str()).or_insert(i);
+        }
+        Contents { list, by_name }
+    }
+
+    /// A `[[contents]]` entry by name: its index.
+    pub fn find(&self, name: &str, field: &str, p: &mut Problems) -> Option<usize> {
+        let found = self.by_name.get(name).copied();
+        if found.is_none() {
+            let known: Vec<&str> = self.list.iter().map(|c| c.name.as_str()).collect();
+            p.add(field, format!("unknown content '{name}' (known: {})", if known.is_empty() { "none".into() } else { known.join(", ") }));
+        }
+        found
+    }
+}
+
 fn resolve_contents(specs: &[(String, ContentSpec)], by_name: &HashMap<String, NodeId>, net: &Network, p: &mut Problems) -> Vec<ContentModel> {
     let mut out: Vec<ContentModel> = Vec::new();
+    let mut seen: HashSet<&str> = HashSet::with_capacity(specs.len());
     for (field, c) in specs {
-        if out.iter().any(|o| o.name == c.name) {
+        if !seen.insert(c.name.as_str()) {
             p.add(format!("{field}.name"), format!("duplicate content name '{}'", c.name));
         }
         if c.bytes.0 == 0 {
@@ -135,7 +166,7 @@ struct Place<'a> {
 fn fetch(
     spec: &FetchSpec,
     at: &Place,
-    contents: &[ContentModel],
+    contents: &Contents,
     by_name: &HashMap<String, NodeId>,
     net: &Network,
     defaults: &TcpConfig,
@@ -149,9 +180,9 @@ fn fetch(
     let name = spec.name.clone().unwrap_or_else(|| format!("fetch{}", at.index));
     let tcp = resolve_tcp(defaults, &spec.tcp, &format!("{field}.tcp"), p);
     let client = client(&spec.client, &format!("{field}.client"), by_name, net, p);
-    let content = content(&spec.content, &format!("{field}.content"), contents, p);
+    let content = contents.find(&spec.content, &format!("{field}.content"), p);
     let (client, content) = (client?, content?);
-    let c = &contents[content];
+    let c = &contents.list[content];
     let chunk = spec.chunk.map_or(c.bytes, |b| b.0);
     if chunk == 0 || chunk > c.bytes {
         p.add(format!("{field}.chunk"), format!("must be positive and at most the content's {} bytes, got {chunk}", c.bytes));
@@ -205,16 +236,6 @@ pub(super) fn client(name: &str, field: &str, by_name: &HashMap<String, NodeId>,
         }
         Some(&n) => Some(n),
     }
-}
-
-/// A `[[contents]]` entry by name: its index.
-pub(super) fn content(name: &str, field: &str, contents: &[ContentModel], p: &mut Problems) -> Option<usize> {
-    let found = contents.iter().position(|c| c.name == name);
-    if found.is_none() {
-        let known: Vec<&str> = contents.iter().map(|c| c.name.as_str()).collect();
-        p.add(field, format!("unknown content '{name}' (known: {})", if known.is_empty() { "none".into() } else { known.join(", ") }));
-    }
-    found
 }
 
 /// A session's start: before the end of the run.

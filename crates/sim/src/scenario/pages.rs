@@ -10,7 +10,7 @@ use serde::Deserialize;
 
 use super::build::resolve_tcp;
 use super::error::Problems;
-use super::fetches::{client, connection, content, policy, prefer, reaching, session_resolver};
+use super::fetches::{client, connection, policy, prefer, reaching, session_resolver, Contents};
 use super::model::FlowModel;
 use super::mptcp::Network;
 use super::spec::TcpSpec;
@@ -70,7 +70,7 @@ pub struct Context<'a> {
     pub defaults: &'a TcpConfig,
     pub check_routes: bool,
     pub duration: Time,
-    pub contents: &'a [ContentModel],
+    pub contents: &'a Contents<'a>,
 }
 
 /// Resolves the pages: their objects' sessions are appended to `fetches`
@@ -107,7 +107,7 @@ fn objects(spec: &PageSpec, field: &str, cx: &Context, p: &mut Problems) -> Opti
         if let Some(k) = spec.objects[..j].iter().position(|e| e.content == o.content) {
             p.add(&at, format!("'{}' is objects[{k}] already (a browser fetches an object once per page)", o.content));
         }
-        found.push(content(&o.content, &at, cx.contents, p));
+        found.push(cx.contents.find(&o.content, &at, p));
     }
     let mut parents = Vec::new();
     for (j, o) in spec.objects.iter().enumerate() {
@@ -173,7 +173,7 @@ fn page(
     let mut pool: Vec<Candidate> = Vec::new();
     let mut reach: Vec<Vec<(NodeId, u16)>> = Vec::new();
     for (j, &c) in contents.iter().enumerate() {
-        let content = &cx.contents[c];
+        let content = &cx.contents.list[c];
         let pairs = reaching(content, client, &format!("{field}.objects[{j}]"), cx.net, cx.check_routes, p);
         if policy == Policy::Default && !pairs.iter().any(|&(_, k)| k == prefer) {
             p.add(format!("{field}.prefer"), format!("no mirror of '{}' is reachable over '{}'", content.name, node.interfaces[prefer as usize]));
@@ -202,7 +202,7 @@ fn page(
     }
     let mut objects = Vec::new();
     for (j, &c) in contents.iter().enumerate() {
-        let content = &cx.contents[c];
+        let content = &cx.contents.list[c];
         let candidates = pool.iter().copied().filter(|k| reach[j].contains(&(k.mirror, k.iface))).collect();
         fetches.push(FetchModel {
             name: format!("{name}/{}", content.name),
