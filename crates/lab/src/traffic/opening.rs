@@ -14,13 +14,13 @@ use std::sync::atomic::{AtomicU32, AtomicU8, Ordering};
 
 use super::{RunClock, POLL};
 
-const IDLE: u8 = 0;
 const ASKED: u8 = 1;
 const ANSWERED: u8 = 2;
 
 /// One flow's opening question and answer.
 #[derive(Default)]
 pub struct Opening {
+    /// 0 until the client asks, then `ASKED`, then `ANSWERED`.
     state: AtomicU8,
     /// The MSS option to announce; 0: none set.
     mss: AtomicU32,
