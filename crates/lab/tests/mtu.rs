@@ -1,7 +1,9 @@
 //! Link MTUs on the kernel lab (docs/scenario.md, "MTU and MSS"): both
 //! veth ends take the link's `mtu`, so the receiver's kernel announces
-//! MTU − 40 and the sender's segments shrink to it. Needs root and says
-//! SKIPPED otherwise.
+//! MTU − 40 and the sender's segments shrink to it; and S-MPTCP's MSS rule
+//! (docs/smptcp.md), set with TCP_MAXSEG before the phone's `connect`,
+//! gives both subflows the smaller MSS. Needs root and says SKIPPED
+//! otherwise.
 
 mod common;
 

@@ -1,6 +1,6 @@
 //! Link MTUs (docs/scenario.md, `mtu`): they bound a connection's segments
-//! through the MSS each end announces (RFC 9293 §3.7.1), and bad values are
-//! refused before the run.
+//! through the MSS each end announces (RFC 9293 §3.7.1), each MPTCP subflow
+//! by its own interfaces', and bad values are refused before the run.
 
 mod common;
 use common::{f64s, load_err, run_toml, strs, table};
