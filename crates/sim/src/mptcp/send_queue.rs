@@ -192,4 +192,23 @@ mod tests {
         assert_eq!(q.view(Time::ZERO).send_window, 2000);
         assert_eq!(q.in_flight(), 1000);
     }
+
+    #[test]
+    fn new_data_is_cut_at_the_subflows_mss_and_pieces_name_their_chunk() {
+        let mut q = SendQueue::new(None, 1388, 100_000);
+        // A join with a larger MSS is up: new chunks are offered at 1448.
+        q.raise_chunk(1448);
+        let c = q.view(Time::ZERO).new_data.unwrap();
+        assert_eq!(c.len, 1448);
+        // Cut for the 1388-byte subflow (bit 1), then a 1448-byte one for bit 2.
+        q.assign(q.cut(c, 1388), 1);
+        let c = q.view(Time::ZERO).new_data.unwrap();
+        assert_eq!((c.dsn, q.cut(c, 1448).len), (1388, 1448));
+        q.assign(q.cut(c, 1448), 2);
+        // Data already sent keeps its range whatever the subflow.
+        assert_eq!(q.cut(q.unacked[1], 1388).len, 1448);
+        // Bit 2 fails: a mapping inside its chunk (a piece of it, as a smaller-MSS subflow sends it) names the chunk.
+        assert_eq!(q.queue_reinjection([(1388 + 1388, 60)].into_iter(), 2), 1);
+        assert_eq!(q.view(Time::ZERO).reinject, Some(Chunk { dsn: 1388, len: 1448, sent_on: 2 }));
+    }
 }
