@@ -121,9 +121,17 @@ impl Reassembly {
     /// MSS carry a reinjected chunk in different pieces, so a range may
     /// overlap several held ones; the held ranges stay disjoint.
     fn hold(&mut self, dsn: u64, end: u64, now: Time) {
+        let before = self.ooo.range(..=dsn).next_back().map(|(&s, &(e, _))| (s, e));
+        let after = self.ooo.range(dsn..).next().map(|(&s, _)| s);
+        // The usual case, without overlap: held as it is.
+        if before.is_none_or(|(_, e)| e <= dsn) && after.is_none_or(|s| s >= end) {
+            self.ooo.insert(dsn, (end, now));
+            self.ooo_bytes += end - dsn;
+            return;
+        }
         let mut cursor = dsn;
         let mut gaps = Vec::new();
-        let first = self.ooo.range(..=dsn).next_back().map_or(dsn, |(&s, _)| s);
+        let first = before.map_or(dsn, |(s, _)| s);
         for (&s, &(e, _)) in self.ooo.range(first..end) {
             if s > cursor {
                 gaps.push((cursor, s));
