@@ -243,11 +243,6 @@ fn resolver_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<Strin
     }
 }
 
-/// Why `SetMss` is refused on the lab: before the run for a controller that
-/// declares it, and at the action (`run/control/actions.rs`).
-pub const NO_MSS: &str = "the lab's client connects before its controllers hear of the connection, so no MSS can be set before the SYN \
-(this kernel accepts TCP_MAXSEG on an MPTCP socket; the client would have to set it before connect)";
-
 /// `[[controllers]]` that may emit an action the lab cannot carry out,
 /// from the kinds each declares for its parameters.
 fn controller_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<String>) {
@@ -256,9 +251,6 @@ fn controller_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<Str
         let at = format!("controllers[{i}] ('{}' on {})", c.kind, model.nodes[c.host as usize].name);
         if c.actions.contains(&ActionKind::SetScheduler) {
             out.push(format!("{at}: may set a connection's scheduler, and the kernel has no BPF MPTCP scheduler"));
-        }
-        if c.actions.contains(&ActionKind::SetMss) {
-            out.push(format!("{at}: may set a connection's MSS before its SYN, and {} (S-MPTCP: tune_mss = false)", NO_MSS));
         }
         if let (true, Err(why)) = (c.actions.contains(&ActionKind::SetIncrement), &kernel.westwood) {
             out.push(format!("{at}: may set Westwood+'s increment coefficient, and {why}"));

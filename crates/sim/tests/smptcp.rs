@@ -263,11 +263,38 @@ fn the_tuner_announces_the_smallest_mtu_less_40_before_the_syn() {
     assert!(acts(&equal, "set_mss").is_empty(), "{}", dump(&equal));
     let (packets, bytes) = server_sent(&equal);
     assert!(bytes > packets * 1490.0, "mean {} bytes: full 1500-byte packets", bytes / packets);
-    // The simulator cuts an MPTCP connection's data in one segment size,
-    // the smallest over both ends' interfaces (docs/scenario.md, mtu), so
-    // without the rule the segments are the same size.
-    let (p_off, b_off) = server_sent(&off);
-    assert!(b_off <= p_off * 1440.0, "mean {} bytes", b_off / p_off);
+}
+
+/// Mean wire bytes of the packets the phone's access link `router` sent to it
+/// (the download's data on that subflow; no ACKs go that way), and how many.
+fn to_phone_via(out: &RunOutput, router: &str) -> (f64, f64) {
+    let l = table(out, "links");
+    let names = strs(l, "name");
+    let i = names.iter().position(|n| n.ends_with(&format!(":{router}>phone"))).unwrap_or_else(|| panic!("no {router}>phone in {names:?}"));
+    let (p, b) = (f64s(l, "packets_sent")[i], f64s(l, "bytes_sent")[i]);
+    (b / p, p)
+}
+
+#[test]
+fn each_subflow_takes_its_own_mss_unless_the_rule_sets_the_smallest() {
+    // LTE 1440, Wi-Fi 1500, a 21 MB download (multipath from the start).
+    // Without the rule each subflow negotiates its own MSS, as on Linux:
+    // Wi-Fi 1448-byte payloads (1500 on the wire), LTE 1388 (1440).
+    let off = run_toml(&phone_lte_1440("guard = \"off\", tune_mss = false"));
+    let (wifi, n_wifi) = to_phone_via(&off, "ap");
+    let (lte, n_lte) = to_phone_via(&off, "enb");
+    eprintln!("FIGURE smptcp mss off: Wi-Fi {wifi:.1} B x {n_wifi}, LTE {lte:.1} B x {n_lte}");
+    assert!(n_wifi > 1000.0 && n_lte > 1000.0, "{n_wifi} {n_lte}: both subflows carry data");
+    assert!(wifi > 1490.0 && wifi <= 1500.0, "Wi-Fi mean {wifi}");
+    assert!(lte > 1430.0 && lte <= 1440.0, "LTE mean {lte}");
+    // With the rule (MSS 1400 announced before the SYN, on every subflow) both are LTE's.
+    let on = run_toml(&phone_lte_1440("guard = \"off\""));
+    let (wifi, n_wifi) = to_phone_via(&on, "ap");
+    let (lte, n_lte) = to_phone_via(&on, "enb");
+    eprintln!("FIGURE smptcp mss on: Wi-Fi {wifi:.1} B x {n_wifi}, LTE {lte:.1} B x {n_lte}");
+    assert!(n_wifi > 1000.0 && n_lte > 1000.0, "{n_wifi} {n_lte}: both subflows carry data");
+    assert!(wifi > 1430.0 && wifi <= 1440.0, "Wi-Fi mean {wifi}");
+    assert!(lte > 1430.0 && lte <= 1440.0, "LTE mean {lte}");
 }
 
 #[test]

@@ -55,6 +55,7 @@ use pathpool_sim::app::fetch::Fetch;
 use pathpool_sim::app::{self, fetch_results, page_results, App};
 use pathpool_sim::cc::westwood::WestwoodParams;
 use pathpool_sim::cc::Params;
+use pathpool_sim::control::ActionKind;
 use connection::Connection;
 
 pub struct LabOutput {
@@ -182,6 +183,7 @@ fn client_spec(model: &Model, addrs: &[Vec<IpAddr>], i: usize) -> ClientSpec {
         server: SocketAddr::new(addrs[server as usize][server_if as usize], BASE_PORT + i as u16),
         start: f.start,
         after: f.after.map(|a| a as usize),
+        ask_opening: model.controllers.iter().any(|c| c.host == f.client && c.actions.contains(&ActionKind::SetMss)),
     }
 }
 

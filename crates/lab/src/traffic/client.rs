@@ -1,7 +1,9 @@
 //! A flow's client end: at the flow's start (for a flow with `after`, that
 //! long after the flow it waits for completed) opens a socket in its
 //! namespace (bound to the initial subflow's local address for MPTCP),
-//! sets the congestion control if it is the data sender, and connects.
+//! sets the congestion control if it is the data sender, asks its host's
+//! controllers for the MSS to announce where one of them may set it
+//! (`opening.rs`), and connects.
 
 use std::io;
 use std::net::SocketAddr;
@@ -23,6 +25,9 @@ pub struct ClientSpec {
     pub start: Time,
     /// The flow whose completion starts this one (request/response).
     pub after: Option<usize>,
+    /// A controller on the client's host may set the MSS before the SYN:
+    /// ask it (`FlowState::opening`) before connecting.
+    pub ask_opening: bool,
 }
 
 /// How long a connection attempt may take: the SYN and two retries
@@ -49,15 +54,25 @@ pub fn connect(ns: &Netns, spec: &ClientSpec, flows: &[FlowState], me: usize, cl
         return None;
     }
     flow.started_ns.store(clock.now().nanos().max(1), std::sync::atomic::Ordering::Relaxed);
-    open(ns, spec).map_err(|e| flow.fail(format!("connecting to {}: {e}", spec.server))).ok()
+    let mss = if spec.ask_opening {
+        flow.opening.ask();
+        flow.opening.wait(clock)?
+    } else {
+        None
+    };
+    open(ns, spec, mss).map_err(|e| flow.fail(format!("connecting to {}: {e}", spec.server))).ok()
 }
 
-fn open(ns: &Netns, spec: &ClientSpec) -> io::Result<Socket> {
+fn open(ns: &Netns, spec: &ClientSpec, mss: Option<u16>) -> io::Result<Socket> {
     // The socket belongs to the namespace it was created in, whichever thread uses it.
     let socket = ns.run(|| -> io::Result<_> {
         let s = stream_socket(spec.mptcp)?;
         if let Some(cc) = &spec.cc {
             s.set_tcp_congestion(cc.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("congestion control '{cc}': {e}")))?;
+        }
+        // TCP_MAXSEG before connect: the SYN announces it (tcp(7); RFC 9293 §3.7.1).
+        if let Some(m) = mss {
+            s.set_tcp_mss(m as u32).map_err(|e| io::Error::new(e.kind(), format!("TCP_MAXSEG {m}: {e}")))?;
         }
         if let Some(local) = spec.bind {
             s.bind(&SockAddr::from(local))?;

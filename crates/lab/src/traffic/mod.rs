@@ -20,6 +20,7 @@ pub mod client;
 pub mod content;
 pub mod info;
 pub mod mirror;
+pub mod opening;
 pub mod server;
 pub mod transfer;
 
@@ -98,6 +99,8 @@ pub struct FlowState {
     pub app: Option<Mutex<pathpool_sim::app::App>>,
     /// Bytes the application's server was asked to send unasked so far.
     pub pushes: AtomicU64,
+    /// The client's controllers' say before its SYN (`opening.rs`).
+    pub opening: opening::Opening,
     /// The first thing that went wrong, if anything did.
     pub error: Mutex<Option<String>>,
 }

@@ -33,8 +33,9 @@ pub enum Event {
     Start,
     /// A connection of this host is about to send its first SYN (its
     /// application opened it): the moment to set what the handshake
-    /// announces (`Action::SetMss`). Simulator only; the lab's client has
-    /// connected before its controllers hear of the connection.
+    /// announces (`Action::SetMss`). On the lab only the client's host hears
+    /// it, where a controller declares `set_mss`: the client waits for them
+    /// before `connect` (crates/lab `traffic/opening.rs`).
     ConnectionOpening { conn: ConnId },
     /// A connection of this host completed its handshake (for MPTCP, the
     /// initial subflow's MP_CAPABLE exchange).

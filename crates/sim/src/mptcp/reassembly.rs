@@ -90,13 +90,12 @@ impl Reassembly {
     /// A subflow delivers chunk [dsn, dsn + len) in its own order.
     pub fn insert(&mut self, dsn: u64, len: u32, now: Time) {
         let end = dsn + len as u64;
-        if end <= self.rcv_nxt || self.ooo.contains_key(&dsn) {
+        if end <= self.rcv_nxt {
             self.duplicate_bytes += len as u64;
             return;
         }
         if dsn > self.rcv_nxt {
-            self.ooo.insert(dsn, (end, now));
-            self.ooo_bytes += len as u64;
+            self.hold(dsn, end, now);
             return;
         }
         self.duplicate_bytes += self.rcv_nxt - dsn;
@@ -115,6 +114,41 @@ impl Reassembly {
             } else {
                 self.duplicate_bytes += end - start;
             }
+        }
+    }
+
+    /// Holds the bytes of [dsn, end) not held yet. Subflows with different
+    /// MSS carry a reinjected chunk in different pieces, so a range may
+    /// overlap several held ones; the held ranges stay disjoint.
+    fn hold(&mut self, dsn: u64, end: u64, now: Time) {
+        let before = self.ooo.range(..=dsn).next_back().map(|(&s, &(e, _))| (s, e));
+        let after = self.ooo.range(dsn..).next().map(|(&s, _)| s);
+        // The usual case, without overlap: held as it is.
+        if before.is_none_or(|(_, e)| e <= dsn) && after.is_none_or(|s| s >= end) {
+            self.ooo.insert(dsn, (end, now));
+            self.ooo_bytes += end - dsn;
+            return;
+        }
+        let mut cursor = dsn;
+        let mut gaps = Vec::new();
+        let first = before.map_or(dsn, |(s, _)| s);
+        for (&s, &(e, _)) in self.ooo.range(first..end) {
+            if s > cursor {
+                gaps.push((cursor, s));
+            }
+            cursor = cursor.max(e);
+            if cursor >= end {
+                break;
+            }
+        }
+        if cursor < end {
+            gaps.push((cursor, end));
+        }
+        let new: u64 = gaps.iter().map(|(s, e)| e - s).sum();
+        self.duplicate_bytes += (end - dsn) - new;
+        self.ooo_bytes += new;
+        for (s, e) in gaps {
+            self.ooo.insert(s, (e, now));
         }
     }
 }
@@ -140,5 +174,20 @@ mod tests {
         assert_eq!(r.delay.quantile(0.95), Some(Time::from_millis(10)));
         assert_eq!(r.delay.quantile(0.3), Some(Time::ZERO));
         assert_eq!(r.delay.quantile(0.5), Some(Time::from_millis(9)));
+    }
+
+    #[test]
+    fn pieces_of_a_chunk_overlap_without_counting_twice() {
+        let mut r = Reassembly::new(10_000);
+        // A 1448-byte chunk at 1000, and the same bytes again as 1388 + 60.
+        r.insert(1000, 1448, Time::ZERO);
+        r.insert(1000, 1388, Time::ZERO);
+        r.insert(2388, 60, Time::ZERO);
+        assert_eq!((r.ooo_bytes(), r.duplicate_bytes), (1448, 1448));
+        // A piece reaching past a held range holds only its new bytes.
+        r.insert(2000, 1000, Time::ZERO);
+        assert_eq!((r.ooo_bytes(), r.duplicate_bytes), (2000, 1448 + 448));
+        r.insert(0, 1000, Time::ZERO);
+        assert_eq!((r.delivered(), r.ooo_bytes()), (3000, 0));
     }
 }

@@ -2,9 +2,11 @@
 //! the chunks sent and not yet Data-ACKed, the reinjection queue and the
 //! peer's receive window.
 //!
-//! Data is cut into chunks of one segment each, always on the same
-//! boundaries, so a chunk re-sent on another subflow (reinjection, §3.3.6)
-//! is an exact duplicate the receiver can recognise by its DSN.
+//! New data is cut into chunks of one segment of the subflow it goes to
+//! (`cut`; the subflows' MSS may differ). A chunk re-sent on another
+//! subflow (reinjection, §3.3.6) keeps its DSN range, so the receiver
+//! recognises the duplicate bytes by DSN; a subflow with a smaller MSS
+//! carries it in pieces.
 
 use std::collections::{BTreeSet, VecDeque};
 
@@ -14,7 +16,8 @@ use crate::time::Time;
 pub struct SendQueue {
     /// Bytes the application has handed over (u64::MAX: bulk).
     limit: u64,
-    /// Bytes per chunk (the subflows' MSS).
+    /// Bytes per new chunk offered to the scheduler: the largest MSS among
+    /// the established subflows (`cut` then fits it to the one chosen).
     chunk: u64,
     /// The next new DSN.
     snd_nxt: u64,
@@ -42,10 +45,24 @@ impl SendQueue {
         }
     }
 
-    /// A smaller chunk size, before any data was cut (the handshake's MSS).
+    /// The new chunks' size (the initial subflow's MSS, or TCP_MAXSEG).
     pub fn set_chunk(&mut self, chunk: u64) {
-        debug_assert_eq!(self.snd_nxt, 0, "chunks are cut before the first is sent");
         self.chunk = chunk;
+    }
+
+    /// A subflow with MSS `mss` is up: new chunks are at least that large.
+    pub fn raise_chunk(&mut self, mss: u64) {
+        self.chunk = self.chunk.max(mss);
+    }
+
+    /// `chunk` as it goes to a subflow of MSS `mss`: new data no longer
+    /// than `mss`; data already sent keeps its range.
+    pub fn cut(&self, chunk: Chunk, mss: u32) -> Chunk {
+        if chunk.dsn == self.snd_nxt {
+            Chunk { len: chunk.len.min(mss), ..chunk }
+        } else {
+            chunk
+        }
     }
 
     /// The application hands over `bytes` more (a sized source only).
@@ -79,24 +96,26 @@ impl SendQueue {
         self.right_edge = self.right_edge.max(data_ack + window);
     }
 
-    /// Queues for reinjection the chunks among `mappings` (those of the
-    /// subflow with bit `bit`) that are not yet Data-ACKed and that no other
-    /// subflow carries (Linux `mptcp_reinject_data`); returns how many.
+    /// Queues for reinjection the chunks holding `mappings` (those of the
+    /// subflow with bit `bit`; a piece of a chunk names its chunk) that are
+    /// not yet Data-ACKed and that no other subflow carries (Linux
+    /// `mptcp_reinject_data`); returns how many.
     pub fn queue_reinjection(&mut self, mappings: impl Iterator<Item = (u64, u32)>, bit: u64) -> usize {
         let before = self.reinject.len();
         for (dsn, _) in mappings {
             if let Some(i) = self.find(dsn) {
                 if self.unacked[i].sent_on & !bit == 0 {
-                    self.reinject.insert(dsn);
+                    self.reinject.insert(self.unacked[i].dsn);
                 }
             }
         }
         self.reinject.len() - before
     }
 
+    /// The unacknowledged chunk holding DSN `dsn`.
     fn find(&self, dsn: u64) -> Option<usize> {
-        let i = self.unacked.partition_point(|c| c.dsn < dsn);
-        (self.unacked.get(i)?.dsn == dsn).then_some(i)
+        let i = self.unacked.partition_point(|c| c.dsn + c.len as u64 <= dsn);
+        (self.unacked.get(i)?.dsn <= dsn).then_some(i)
     }
 
     /// What the scheduler sees.
@@ -172,5 +191,24 @@ mod tests {
         q.on_data_ack(1000, 500);
         assert_eq!(q.view(Time::ZERO).send_window, 2000);
         assert_eq!(q.in_flight(), 1000);
+    }
+
+    #[test]
+    fn new_data_is_cut_at_the_subflows_mss_and_pieces_name_their_chunk() {
+        let mut q = SendQueue::new(None, 1388, 100_000);
+        // A join with a larger MSS is up: new chunks are offered at 1448.
+        q.raise_chunk(1448);
+        let c = q.view(Time::ZERO).new_data.unwrap();
+        assert_eq!(c.len, 1448);
+        // Cut for the 1388-byte subflow (bit 1), then a 1448-byte one for bit 2.
+        q.assign(q.cut(c, 1388), 1);
+        let c = q.view(Time::ZERO).new_data.unwrap();
+        assert_eq!((c.dsn, q.cut(c, 1448).len), (1388, 1448));
+        q.assign(q.cut(c, 1448), 2);
+        // Data already sent keeps its range whatever the subflow.
+        assert_eq!(q.cut(q.unacked[1], 1388).len, 1448);
+        // Bit 2 fails: a mapping inside its chunk (a piece of it, as a smaller-MSS subflow sends it) names the chunk.
+        assert_eq!(q.queue_reinjection([(1388 + 1388, 60)].into_iter(), 2), 1);
+        assert_eq!(q.view(Time::ZERO).reinject, Some(Chunk { dsn: 1388, len: 1448, sent_on: 2 }));
     }
 }

@@ -23,6 +23,15 @@
 //!   calls `push` after.
 //! - With `options_stripped` the connection falls back to TCP on its initial
 //!   subflow (RFC 8684 §3.7): no other subflow is ever opened.
+//! - Each subflow has its own MSS, from its own two interfaces' MTUs (each
+//!   end's MSS option, RFC 9293 §3.7.1, RFC 6691) and any MSS the receiver
+//!   announced (`SetMss`) or TCP_MAXSEG set at the sender (`cap_mss`, on
+//!   every subflow, as Linux's `mptcp_setsockopt_sol_tcp` /
+//!   `sync_socket_options` do). New data handed to a subflow is cut at that
+//!   subflow's MSS, as Linux's `mptcp_sendmsg_frag` sizes each fragment with
+//!   the subflow's `tcp_send_mss`; a chunk larger than the subflow's MSS
+//!   (a reinjection or redundant copy of data first cut for another
+//!   subflow) goes as several segments, each with its own DSS mapping.
 
 use std::fmt;
 
@@ -32,6 +41,7 @@ use super::send_queue::SendQueue;
 use super::timers::SubflowTimers;
 use super::MptcpConfig;
 use crate::engine::Seeds;
+use crate::net::mtu::{announced_mss, payload_under};
 use crate::net::packet::{Kind, Packet};
 use crate::net::NodeId;
 use crate::tcp::sender::SenderStats;
@@ -146,6 +156,9 @@ pub struct MptcpSender {
     /// Scenario link of each of the source's / destination's interfaces, and whether it is up.
     local_links: Vec<u32>,
     remote_links: Vec<u32>,
+    /// The MTU of each of the source's / destination's interfaces.
+    local_mtus: Vec<u32>,
+    remote_mtus: Vec<u32>,
     local_up: Vec<bool>,
     remote_up: Vec<bool>,
     /// The initial subflow completed its handshake.
@@ -158,8 +171,9 @@ pub struct MptcpSender {
 }
 
 impl MptcpSender {
-    /// `local_links` and `remote_links` give the scenario link of each
-    /// interface of `src` and `dst`; `size` None is a bulk transfer.
+    /// `local` and `remote` give the scenario link and the MTU of each
+    /// interface of `src` and `dst`; `size` None is a bulk transfer. `cfg`'s
+    /// `mss` is the flow's: each subflow cuts it to its interfaces' MTUs.
     #[allow(clippy::too_many_arguments)]
     pub fn new(
         flow: u32,
@@ -171,8 +185,8 @@ impl MptcpSender {
         header_bytes: u32,
         cfg: TcpConfig,
         conf: MptcpConfig,
-        local_links: Vec<u32>,
-        remote_links: Vec<u32>,
+        (local_links, local_mtus): (Vec<u32>, Vec<u32>),
+        (remote_links, remote_mtus): (Vec<u32>, Vec<u32>),
     ) -> MptcpSender {
         MptcpSender {
             flow,
@@ -193,6 +207,8 @@ impl MptcpSender {
             remote_up: vec![true; remote_links.len()],
             local_links,
             remote_links,
+            local_mtus,
+            remote_mtus,
             established: false,
             stats: SenderStats::default(),
             changes: 0,
@@ -249,7 +265,8 @@ impl MptcpSender {
     }
 
     /// Caps the payload per segment before the first SYN (TCP_MAXSEG at
-    /// the data sender): every subflow and the connection's chunks.
+    /// the data sender): every subflow, the joins included, and the
+    /// connection's chunks.
     pub fn cap_mss(&mut self, payload: u32) {
         if payload < self.cfg.mss {
             self.cfg.mss = payload;
@@ -316,12 +333,11 @@ impl MptcpSender {
             if j == 0 {
                 self.established = true;
                 connection_established = true;
-                // The MSS the handshake settled (the peer's option) cuts the
-                // connection's chunks, and the joins start from it.
-                if mss < self.cfg.mss {
-                    self.cfg.mss = mss;
-                    self.queue.set_chunk(mss as u64);
-                }
+                // The MSS the handshake settled (the peer's option) sizes the
+                // connection's new chunks until a join with a larger one is up.
+                self.queue.set_chunk(mss as u64);
+            } else {
+                self.queue.raise_chunk(mss as u64);
             }
         }
         if let Some(dss) = p.dss {
@@ -454,9 +470,10 @@ impl MptcpSender {
         let bit = 1u64 << (!used).trailing_zeros();
         // The initial subflow draws from the stream a single-path flow would use.
         let stream = if id == 0 { format!("flow:{}:cc", self.name) } else { format!("flow:{}:cc:{id}", self.name) };
-        let cc = coupling::make(&self.conf.coupling, &self.coupling, id, &self.cfg, self.seeds.stream(&stream));
+        let cfg = TcpConfig { mss: self.cfg.mss.min(self.path_mss(local, remote)), ..self.cfg.clone() };
+        let cc = coupling::make(&self.conf.coupling, &self.coupling, id, &cfg, self.seeds.stream(&stream));
         self.coupling.borrow_mut().push(PathState::default());
-        let sender = TcpSender::subflow(self.flow, self.src, self.dst, self.header_bytes, self.cfg.clone(), cc);
+        let sender = TcpSender::subflow(self.flow, self.src, self.dst, self.header_bytes, cfg, cc);
         self.subflows.push(Subflow {
             sender,
             local,
@@ -478,6 +495,15 @@ impl MptcpSender {
         }
         self.changes += 1;
         id
+    }
+
+    /// The payload per segment that subflow (`local`, `remote`) negotiates
+    /// from its interfaces: each end announces its MTU − 40 (RFC 9293
+    /// §3.7.1), the sender takes the smaller less its options (RFC 6691).
+    /// A receiver's `SetMss` comes on top, in the SYN-ACK.
+    fn path_mss(&self, local: u16, remote: u16) -> u32 {
+        let mtu = self.local_mtus[local as usize].min(self.remote_mtus[remote as usize]);
+        payload_under(announced_mss(mtu), self.header_bytes)
     }
 
     fn end_subflow(&mut self, id: usize, state: SubflowState, now: Time) {
@@ -603,11 +629,20 @@ impl MptcpSender {
             let step = self.scheduler.next(&self.views, &self.queue.view(io.now));
             match step {
                 Step::Send { subflow, chunk } => {
+                    // New data is cut at this subflow's MSS (`mptcp_sendmsg_frag`'s size goal).
+                    let mss = self.subflows[subflow].sender.mss();
+                    let chunk = self.queue.cut(chunk, mss);
                     if self.queue.assign(chunk, self.subflows[subflow].bit) {
                         self.subflows[subflow].bytes_reinjected += chunk.len as u64;
                     }
                     self.call(subflow, io, |s, io| {
-                        s.push_mapped(chunk.dsn, chunk.len);
+                        // A chunk cut for a subflow with a larger MSS goes in several segments.
+                        let mut at = 0;
+                        while at < chunk.len {
+                            let len = (chunk.len - at).min(mss);
+                            s.push_mapped(chunk.dsn + at as u64, len);
+                            at += len;
+                        }
                         s.send_pending(io);
                     });
                 }

@@ -77,8 +77,8 @@ pub struct Packet {
     /// The MPTCP subflow this packet belongs to (0 for single-path flows).
     pub subflow: u16,
     /// SYN-ACK: an MSS option (RFC 9293 §3.7.1) a controller set (`SetMss`);
-    /// 0: none beyond the interfaces' MTUs, which the flow's `mss` already
-    /// respects (`scenario::mtu::fit`).
+    /// 0: none beyond the interfaces' MTUs, which the sender already
+    /// respects (`scenario::mtu::fit` for TCP, each subflow's own for MPTCP).
     pub mss: u16,
     /// MPTCP's Data Sequence Signal (RFC 8684 §3.3); None for single-path flows.
     pub dss: Option<Dss>,

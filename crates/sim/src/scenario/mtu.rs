@@ -26,12 +26,11 @@ pub fn interface_mtus(links: &[LinkModel], host: u32, names: &[String]) -> Vec<u
     names.iter().map(of).collect()
 }
 
-/// `tcp` with its MSS within what both ends announce: a connection between
-/// hosts whose smallest link MTUs are `src_mtu` and `dst_mtu` sends at most
-/// min(MTU) − `header_bytes` payload bytes per segment. One bound for all
-/// of an MPTCP connection's subflows: the simulator cuts the connection's
-/// data into chunks of one size, so that a chunk reinjected on another
-/// subflow keeps its boundaries (docs/scenario.md, `mtu`).
+/// `tcp` with its MSS within what both ends announce: a TCP connection
+/// between hosts whose smallest link MTUs are `src_mtu` and `dst_mtu` sends
+/// at most min(MTU) − `header_bytes` payload bytes per segment. An MPTCP
+/// connection's subflows each take their own interfaces' MTUs instead
+/// (`MptcpSender`, docs/scenario.md, `mtu`).
 pub fn fit(tcp: &TcpConfig, src_mtu: Option<u32>, dst_mtu: Option<u32>, header_bytes: u32) -> TcpConfig {
     let mut tcp = tcp.clone();
     if let Some(mtu) = src_mtu.into_iter().chain(dst_mtu).min() {

@@ -240,6 +240,8 @@ impl<'m> World<'m> {
                 ),
                 Some(conf) => {
                     let links = |n: NodeId| ifaces.of(n).iter().map(|i| i.link).collect();
+                    let mtus = |n: NodeId| ifaces.of(n).iter().map(|i| model.links[i.link as usize].mtu).collect();
+                    // Each subflow's MSS comes from its own two interfaces (`MptcpSender::new`), not from the hosts' smallest.
                     let sender = MptcpSender::new(
                         id,
                         &f.name,
@@ -248,10 +250,10 @@ impl<'m> World<'m> {
                         f.dst,
                         sent,
                         model.header_bytes,
-                        tcp.clone(),
+                        f.tcp.clone(),
                         conf.clone(),
-                        links(f.src),
-                        links(f.dst),
+                        (links(f.src), mtus(f.src)),
+                        (links(f.dst), mtus(f.dst)),
                     );
                     let receiver = MptcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, tcp.clone());
                     (Sender::Mptcp(Box::new(sender)), Receiver::Mptcp(Box::new(receiver)))

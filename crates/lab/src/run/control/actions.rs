@@ -42,10 +42,7 @@ impl Host<'_> {
                 self.own(conn)?;
                 return Err(NO_SCHEDULER.into());
             }
-            Action::SetMss { conn, .. } => {
-                self.own(conn)?;
-                return Err(crate::support::NO_MSS.into());
-            }
+            Action::SetMss { conn, mss } => return self.set_mss(conn, mss).map(|()| None),
             Action::Resolve { ref resolver, ref domain, interface } => return self.ctl_resolve(resolver, domain, interface),
             Action::SetIncrement { conn, subflow, a } => self.set_increment(conn, subflow, a),
             Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(conn, bytes),
@@ -71,6 +68,23 @@ impl Host<'_> {
             Some(f) if f.src == self.id || f.dst == self.id => Ok(()),
             _ => Err(format!("connection {conn} is not one of this host's")),
         }
+    }
+
+    /// The MSS option this host's client announces on `conn`: recorded for
+    /// the client, which sets TCP_MAXSEG before `connect` (`traffic/opening.rs`).
+    /// Only this host's own openings, at `ConnectionOpening`: a server's
+    /// socket comes from a listener that accepted before anyone asked.
+    fn set_mss(&self, conn: ConnId, mss: u16) -> Result<(), String> {
+        self.own(conn)?;
+        let f = &self.s.model.flows[conn as usize];
+        if f.client != self.id {
+            return Err("only the connection's client sets an MSS on the lab (TCP_MAXSEG before connect); this host accepts it".into());
+        }
+        let options = self.s.model.header_bytes.saturating_sub(pathpool_sim::net::mtu::IP_TCP_HEADERS);
+        if (mss as u32) <= options {
+            return Err(format!("an MSS of {mss} bytes leaves no payload beside the {options} bytes of TCP options"));
+        }
+        self.s.flows[conn as usize].opening.set_mss(mss)
     }
 
     /// Sizes the receive buffer of this host's socket of `conn` (the MPTCP

@@ -193,6 +193,7 @@ impl Host<'_> {
                 next_check = now + Time::from_nanos(CHECK.as_nanos() as u64);
             }
             self.samples_due(now);
+            self.openings(now);
             self.tell_pending();
             let due = self.next_due().min(next_check);
             let wait = Duration::from_nanos(due.saturating_sub(clock.now()).nanos()).min(POLL);
@@ -214,6 +215,19 @@ impl Host<'_> {
             self.tell_pending();
         }
         Ok(())
+    }
+
+    /// Clients of this host waiting to connect (`traffic/opening.rs`): its
+    /// controllers hear `ConnectionOpening` before the SYN, as in the
+    /// simulator, and the client goes on.
+    fn openings(&mut self, now: Time) {
+        for conn in 0..self.s.model.flows.len() {
+            let opening = &self.s.flows[conn].opening;
+            if self.s.model.flows[conn].client == self.id && opening.asked() {
+                self.tell_at(now, &Event::ConnectionOpening { conn: conn as ConnId });
+                self.s.flows[conn].opening.answer();
+            }
+        }
     }
 
     fn name(&self) -> &str {

@@ -104,7 +104,7 @@ impl Controller for Smptcp {
         if let Event::ConnectionOpening { conn } = *event {
             // Before the SYN, the auto-tuner's MSS; nothing else is decided yet.
             let c = view.connection(conn).filter(|c| self.s.tune_mss && c.client && c.multipath);
-            if let Some((mss, terms)) = c.and_then(|c| tuner::mss(view, c, &self.s).map(|m| (c, m))).map(|(c, (mss, t))| (mss, format!("{}: {t}", c.flow))) {
+            if let Some((mss, terms)) = c.and_then(|c| tuner::mss(view, &self.s).map(|(mss, t)| (mss, format!("{}: {t}", c.flow)))) {
                 out.push(Action::Log { detail: terms });
                 out.push(Action::SetMss { conn, mss });
             }

@@ -13,7 +13,7 @@
 //! connection's handshakes, before its first SYN.
 
 use super::settings::Settings;
-use crate::control::view::{ConnectionView, View};
+use crate::control::view::View;
 use crate::net::mtu::announced_mss;
 
 /// The buffer for a connection using interfaces `used`, and its terms.
@@ -31,15 +31,17 @@ pub fn receive_buffer(view: &View, used: &[u16], s: &Settings) -> (u64, String) 
     (bytes, format!("receive buffer min({}, {:.1} MiB)", terms.join(" + "), s.max_buffer as f64 / (1 << 20) as f64))
 }
 
-/// The MSS to announce on `c`, and its terms: the smallest MTU over the
-/// connected interfaces (up, not excluded) less 40 bytes. None where that
-/// is what the initial subflow's interface announces anyway.
-pub fn mss(view: &View, c: &ConnectionView, s: &Settings) -> Option<(u16, String)> {
+/// The MSS a connection announces, and its terms: the smallest MTU over the
+/// connected interfaces (up, not excluded) less 40 bytes. None where those
+/// MTUs are equal: every subflow announces that MSS anyway. Otherwise it
+/// caps every subflow, the joins on larger-MTU interfaces included (TCP_MAXSEG
+/// on the MPTCP socket reaches every subflow).
+pub fn mss(view: &View, s: &Settings) -> Option<(u16, String)> {
     let connected = view.interfaces.iter().enumerate().filter(|(k, i)| i.up && !s.exclude.contains(&(*k as u16)));
     let mtus: Vec<(&str, u32)> = connected.filter_map(|(_, i)| Some((i.name.as_str(), i.mtu?))).collect();
     let (name, smallest) = mtus.iter().copied().min_by_key(|&(_, m)| m)?;
-    let initial = view.interfaces.get(c.initial.0 as usize)?.mtu?;
-    if smallest >= initial {
+    let largest = mtus.iter().map(|&(_, m)| m).max()?;
+    if smallest >= largest {
         return None;
     }
     let terms: Vec<String> = mtus.iter().map(|(n, m)| format!("{n} {m}")).collect();
