@@ -27,13 +27,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import math
 import os
 import sys
 import tempfile
 from pathlib import Path
 
-from scale import BINARY, run_once
+from scale import BINARY, run_once, slope
 
 MAX_SESSIONS = 100_000  # per [[arrivals]] entry (scenario/arrivals.rs)
 
@@ -75,11 +74,6 @@ bottleneck = {{ rate = "1Gbps", delay = "10ms", queue = 1000 }}
 """
         + "".join(entries)
     )
-
-
-def slope(rows: list[dict], key: str) -> float:
-    a, b = rows[-2], rows[-1]
-    return math.log(b[key] / a[key]) / math.log(b["flows_run"] / a["flows_run"])
 
 
 def main() -> None:
@@ -133,7 +127,7 @@ def main() -> None:
         print()
         print(
             f"slope between {rows[-2]['flows']} and {rows[-1]['flows']} flows (log-log; 1 is linear): "
-            + ", ".join(f"{k} {slope(rows, k):.2f}" for k in ("load_s", "setup_s", "loop_s", "process_s", "rss_mib", "model_rss_mib", "events"))
+            + ", ".join(f"{k} {slope(rows, k, 'flows_run'):.2f}" for k in ("load_s", "setup_s", "loop_s", "process_s", "rss_mib", "model_rss_mib", "events"))
         )
         dn = rows[-1]["flows_run"] - rows[-2]["flows_run"]
         run_kib = (rows[-1]["rss_mib"] - rows[-2]["rss_mib"]) / dn * 1024

@@ -89,9 +89,10 @@ def run_once(path: Path, verb: str = "run", extra=None) -> dict:
     }
 
 
-def slope(rows: list[dict], key: str) -> float:
+def slope(rows: list[dict], key: str, x: str = "flows") -> float:
+    """Log-log slope of `key` against `x` between the last two rows (1 is linear)."""
     a, b = rows[-2], rows[-1]
-    return math.log(b[key] / a[key]) / math.log(b["flows"] / a["flows"])
+    return math.log(b[key] / a[key]) / math.log(b[x] / a[x])
 
 
 def main() -> None:

@@ -283,16 +283,21 @@ mod tests {
         Edge { from, to, delay_ns: ms * 1_000_000 }
     }
 
+    /// A seeded linear congruential generator (Knuth's MMIX constants): `rnd(k)` is in 0..k.
+    fn lcg(seed: u64) -> impl FnMut(u64) -> u64 {
+        let mut x = seed;
+        move |k| {
+            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
+            (x >> 33) % k
+        }
+    }
+
     /// Stub destinations give exactly the next hops of a column of their own,
     /// on random networks with single- and multi-homed hosts, host-host links,
     /// parallel links and equal-cost paths.
     #[test]
     fn stubs_route_like_full_columns() {
-        let mut x = 12345u64;
-        let mut rnd = |k: u64| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (x >> 33) % k
-        };
+        let mut rnd = lcg(12345);
         for _ in 0..200 {
             let routers = 1 + rnd(8) as u32;
             let hosts = 1 + rnd(10) as u32;
@@ -339,11 +344,7 @@ mod tests {
     /// costs the same, under both metrics, with and without leaves.
     #[test]
     fn breadth_first_equals_dijkstra_on_equal_weights() {
-        let mut x = 987654321u64;
-        let mut rnd = |k: u64| {
-            x = x.wrapping_mul(6364136223846793005).wrapping_add(1442695040888963407);
-            (x >> 33) % k
-        };
+        let mut rnd = lcg(987654321);
         for _ in 0..300 {
             let n = 2 + rnd(20) as usize;
             let is_router: Vec<bool> = (0..n).map(|_| rnd(3) != 0).collect();
