@@ -15,9 +15,14 @@ Every scenario is written to results/lab-crossval-random/scenarios/NAME.toml
 each plane's figures are cached under results/lab-crossval-random/cache/
 (by scenario text, plane and pathpool version), so an interrupted run
 resumes. --rerun I measures scenario I's lab plane again (a run that looked
-load-driven), keeping the earlier figures beside it.
+load-driven), keeping the earlier figures beside it. --sim-kernel-like runs
+the simulator plane with the options that imitate Linux (`cwnd_growth =
+"cwnd_limited"`, the `linger` scheduler and its send buffers; written as
+NAME.kernel-like.toml) against the same lab figures, into
+table-kernel-like.md and results-kernel-like.json.
 
 Usage:  sudo python validation/lab_crossval_random.py --n 30 --seed 1 [--markdown FILE] [--json FILE] [--rerun I ...]
+                                                      [--sim-kernel-like]
 """
 
 from __future__ import annotations
@@ -131,8 +136,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--n", type=int, default=30, help="Number of scenarios (default 30).")
     parser.add_argument("--seed", type=int, default=1, help="The suite's seed (default 1).")
-    parser.add_argument("--markdown", type=Path, default=OUT / "table.md", help="The Markdown table's file.")
-    parser.add_argument("--json", type=Path, default=OUT / "results.json", help="The JSON results' file.")
+    parser.add_argument("--markdown", type=Path, help="The Markdown table's file (default table.md, table-kernel-like.md).")
+    parser.add_argument("--json", type=Path, help="The JSON results' file (default results.json, results-kernel-like.json).")
+    parser.add_argument("--sim-kernel-like", action="store_true",
+                        help="Run the simulator plane with its kernel-like options (cwnd_limited growth, linger scheduler).")
     parser.add_argument("--rerun", type=int, action="append", default=[], help="Measure scenario I's lab plane again.")
     parser.add_argument("--fresh", action="store_true", help="Ignore every cached result.")
     parser.add_argument("--worst", type=int, default=5, help="How many worst cases to print (default 5).")
@@ -143,16 +150,21 @@ def main() -> int:
         return 0
     if args.n < 1:
         parser.error("--n: must be at least 1")
+    suffix = "-kernel-like" if args.sim_kernel_like else ""
+    args.markdown = args.markdown or OUT / f"table{suffix}.md"
+    args.json = args.json or OUT / f"results{suffix}.json"
     scenarios = OUT / "scenarios"
     scenarios.mkdir(parents=True, exist_ok=True)
     draws = [lab_space.draw(args.seed, i) for i in range(args.n)]
-    files = []
-    for d in draws:
-        path = scenarios / f"{d.name}.toml"
-        text = lab_space.to_toml(d)
+    def write(name: str, text: str) -> Path:
+        path = scenarios / f"{name}.toml"
         if not path.exists() or path.read_text() != text:
             path.write_text(text)
-        files.append(path)
+        return path
+
+    files = [write(d.name, lab_space.to_toml(d)) for d in draws]
+    # The lab plane always runs the plain file; with --sim-kernel-like the simulator runs a copy with its kernel-like options.
+    sim_files = [write(f"{d.name}.kernel-like", lab_space.to_toml(d, kernel_like=True)) for d in draws] if args.sim_kernel_like else files
     pathpool.validate(str(files[0]))
 
     console = Console()
@@ -162,9 +174,9 @@ def main() -> int:
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as bar:
         task = bar.add_task("scenarios", total=args.n)
-        for d, path in zip(draws, files):
+        for d, path, sim_path in zip(draws, files, sim_files):
             bar.update(task, description=f"{d.name} sim")
-            sim = measure(path, "sim", args.fresh)
+            sim = measure(sim_path, "sim", args.fresh)
             bar.update(task, description=f"{d.name} lab")
             try:
                 lab = measure(path, "lab", args.fresh or d.index in args.rerun)

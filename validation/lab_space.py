@@ -140,7 +140,7 @@ def _ms(value: float) -> str:
     return f"{value:g}ms"
 
 
-def to_toml(d: Draw) -> str:
+def to_toml(d: Draw, kernel_like: bool = False) -> str:
     """The scenario file of a draw (both planes run it: `pathpool run FILE --plane lab`)."""
     kind = "MPTCP" if d.mptcp else "TCP"
     size = f"{d.size} bytes" if d.size else "bulk"
@@ -192,11 +192,15 @@ def to_toml(d: Draw) -> str:
     out += ["[[flows]]", 'name = "main"', 'src = "client"', 'dst = "server"']
     if d.size:
         out.append(f"size = {d.size}")
-    out.append(f'tcp = {{ cc = "{d.cc}" }}')
+    # kernel_like: the simulator's options that imitate Linux (docs/scenario.md: `cwnd_growth`, the `linger`
+    # scheduler with its send buffers); the lab runs the kernel either way.
+    growth = ', cwnd_growth = "cwnd_limited"' if kernel_like else ""
+    scheduler = "linger" if kernel_like else "minrtt"
+    out.append(f'tcp = {{ cc = "{d.cc}"{growth} }}')
     if d.mptcp:
-        out += ['transport = "mptcp"', 'mptcp = { coupling = "uncoupled", scheduler = "minrtt", path_manager = "fullmesh" }']
+        out += ['transport = "mptcp"', f'mptcp = {{ coupling = "uncoupled", scheduler = "{scheduler}", path_manager = "fullmesh" }}']
     out.append("")
     for j, c in enumerate(d.cross):
         out += ["[[flows]]", f'name = "cross{j}"', f'src = "xc{j}"', f'dst = "xs{j}"', f'start = "{c.start_s:g}s"',
-                f'tcp = {{ cc = "{c.cc}" }}', ""]
+                f'tcp = {{ cc = "{c.cc}"{growth} }}', ""]
     return "\n".join(out)
