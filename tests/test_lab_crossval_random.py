@@ -82,6 +82,21 @@ def test_every_scenario_validates(tmp_path):
         assert pathpool.validate(str(path)) == d.name
 
 
+def test_the_kernel_like_copy_changes_only_the_simulator_options(tmp_path):
+    """--sim-kernel-like: the same network and flows, with cwnd_limited growth on every flow and MPTCP's linger scheduler."""
+    for d in DRAWS:
+        plain, kernel_like = tomllib.loads(lab_space.to_toml(d)), tomllib.loads(lab_space.to_toml(d, kernel_like=True))
+        for a, b in zip(plain["flows"], kernel_like["flows"]):
+            assert b["tcp"] == {**a["tcp"], "cwnd_growth": "cwnd_limited"}
+            if "mptcp" in a:
+                assert b["mptcp"] == {**a["mptcp"], "scheduler": "linger"}
+            assert {k: v for k, v in a.items() if k not in ("tcp", "mptcp")} == {k: v for k, v in b.items() if k not in ("tcp", "mptcp")}
+        assert {k: v for k, v in plain.items() if k != "flows"} == {k: v for k, v in kernel_like.items() if k != "flows"}
+        path = tmp_path / f"{d.name}.kernel-like.toml"
+        path.write_text(lab_space.to_toml(d, kernel_like=True))
+        assert pathpool.validate(str(path)) == d.name
+
+
 def test_a_scenario_runs_and_its_flows_cross_their_paths(tmp_path):
     """A tiny run (0.5 s, cross flows from 0.1 s) of a TCP draw with cross flows on two paths: every flow delivers,
     over the bottleneck the generator put it on."""
