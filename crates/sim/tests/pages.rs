@@ -178,51 +178,7 @@ objects = [{ content = "index" }, { content = "o0" }, { content = "o1", after = 
 /// and LTE (2·(10 + 10) = 40 ms). The default policy loads over Wi-Fi; PAT
 /// connects over both, maps the requests to LTE's connections from the
 /// handshakes, and loads faster (the PAT paper's Fig. 14 in miniature).
-const TWO_PATHS: &str = r#"
-[sim]
-duration = "10s"
-[[nodes]]
-name = "c"
-[[nodes]]
-name = "r"
-kind = "router"
-[[nodes]]
-name = "s1"
-[[nodes]]
-name = "dns"
-[[links]]
-name = "wlan"
-a = "c:wlan0"
-b = "r"
-rate = "1Gbps"
-delay = "40ms"
-queue = 4000
-[[links]]
-name = "lte"
-a = "c:lte0"
-b = "r"
-rate = "1Gbps"
-delay = "10ms"
-queue = 4000
-[[links]]
-a = "r"
-b = "s1"
-rate = "1Gbps"
-delay = "10ms"
-queue = 4000
-[[links]]
-a = "r"
-b = "dns"
-rate = "1Gbps"
-delay = "5ms"
-queue = 4000
-[[resolvers]]
-name = "local"
-node = "dns"
-[resolvers.domains."www.example"]
-mirrors = ["s1"]
-ttl = "60s"
-"#;
+const TWO_PATHS: &str = include_str!("data/page-two-paths.toml");
 
 #[test]
 fn pat_steers_a_page_to_the_faster_path() {
