@@ -40,10 +40,11 @@
 //!   them, and arrivals are sessions drawn over time.
 //! - Resolvers (`[[resolvers]]`) are dnsmasq servers in their nodes'
 //!   namespaces and lookups real UDP queries (`dns/`, `run/control/lookups.rs`),
-//!   where dnsmasq is installed; refused: two resolvers on one node (one
-//!   server per node, on port 53), answers by interface (dnsmasq answers
-//!   by name only), and TTLs that are not whole seconds (the wire's TTL
-//!   is an integer, RFC 1035 §3.2.1).
+//!   where dnsmasq is installed, answers by interface as one dnsmasq per
+//!   answer set on its own port (`dns/server.rs`); refused: two resolvers on
+//!   one node (one server per node, on port 53), more than
+//!   `dns::MAX_VIEWS` answer sets by interface, and TTLs that are not whole
+//!   seconds (the wire's TTL is an integer, RFC 1035 §3.2.1).
 //! - Cells (`[[cells]]`, links with `capacity = { cell = ... }`) are
 //!   refused: the emulator times each direction on its own, and a cell's
 //!   scheduler shares one air interface among several links.
@@ -59,6 +60,8 @@ use pathpool_sim::net::ack_path::AckPath;
 use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::tcp::{RecoveryAlgorithm, TcpConfig};
 use pathpool_sim::Model;
+
+use crate::dns;
 
 /// The most flows a lab run starts (each has a client and a server thread).
 pub const MAX_FLOWS: usize = 1000;
@@ -235,10 +238,11 @@ fn resolver_refusals(model: &Model, kernel: &KernelFeatures, out: &mut Vec<Strin
             if zone.ttl.nanos() % 1_000_000_000 != 0 {
                 out.push(format!("{at}: domains.\"{domain}\".ttl {} is not whole seconds, as a TTL on the wire is (RFC 1035 §3.2.1)", zone.ttl));
             }
-            if !zone.by_interface.is_empty() {
-                let why = "dnsmasq answers a name the same to every client (no answers by interface on the lab)";
-                out.push(format!("{at}: domains.\"{domain}\".by_interface: {why}"));
-            }
+        }
+        let views = dns::server::views(r).len();
+        if views > dns::MAX_VIEWS {
+            let why = format!("answers for {views} interface names; the lab runs one dnsmasq per name, at most {}", dns::MAX_VIEWS);
+            out.push(format!("{at}: by_interface: {why}"));
         }
     }
 }
@@ -534,11 +538,10 @@ mod tests {
             + "[resolvers.domains.\"cdn.example\".by_interface]\neth1 = [\"s\"]\n"
             + "[[resolvers]]\nname = \"again\"\nnode = \"s\"\n";
         let r = refusals(&model(&text), &kernel());
-        assert_eq!(r.len(), 3, "{r:#?}");
+        assert_eq!(r.len(), 2, "answers by interface are served; {r:#?}");
         assert!(r[0].starts_with("resolvers[0] ('s' on s): domains.\"cdn.example\".ttl 1.5"), "{}", r[0]);
         assert!(r[0].ends_with("is not whole seconds, as a TTL on the wire is (RFC 1035 §3.2.1)"), "{}", r[0]);
-        assert!(r[1].starts_with("resolvers[0] ('s' on s): domains.\"cdn.example\".by_interface: dnsmasq answers"), "{}", r[1]);
-        assert_eq!(r[2], "resolvers[1] ('again' on s): 's' runs on the same node, and the lab runs one DNS server per node (port 53)");
+        assert_eq!(r[1], "resolvers[1] ('again' on s): 's' runs on the same node, and the lab runs one DNS server per node (port 53)");
     }
 
     #[test]

@@ -17,7 +17,7 @@ use pathpool_sim::metrics::{Column, Table};
 /// The simulator DNS tests' network (`crates/sim/tests/data/dns-phone.toml`): a phone with Wi-Fi (8 Mb/s, 5 ms)
 /// and LTE (8 Mb/s, 20 ms) to a router, the operator's resolver 2 ms beyond
 /// it at 16 Mb/s, three mirrors; the resolver answers after 3 ms, with a
-/// TTL of 3 s (its answers by interface are the simulator's only).
+/// TTL of 3 s.
 const NET: &str = concat!(
     include_str!("../../sim/tests/data/dns-phone.toml"),
     r#"[[resolvers]]
@@ -115,4 +115,23 @@ fn a_lost_query_is_sent_again_after_the_timeout() {
     query_times_agree("every attempt lost (3 × 2 s)", &sim, &lab);
     same_rows(&sim, &lab);
     assert_eq!(strs(table(&lab, "dns"), "outcome"), ["timeout"]);
+}
+
+/// Answers by interface (`by_interface`; on the lab a dnsmasq per answer set,
+/// `dns/server.rs`): the operator's resolver answers LTE clients with its
+/// own order (m1, m2, m3) and everyone else with the default (m3, m1, m2).
+/// A lookup over each interface gets its interface's answer on both planes,
+/// each in the simulator's time within 5 ms.
+#[test]
+fn answers_depend_on_the_asking_interface_as_in_the_simulator() {
+    if !runnable("answers_depend_on_the_asking_interface_as_in_the_simulator") {
+        return;
+    }
+    let net = format!("{NET}[resolvers.domains.\"cdn.example\".by_interface]\nlte0 = [\"m1\", \"m2\", \"m3\"]\n");
+    let wifi = lookup(r#"resolver = "op", domain = "cdn.example", interface = "wlan0", at = "1s""#);
+    let lte = lookup(r#"resolver = "op", domain = "cdn.example", interface = "lte0", at = "1.5s""#);
+    let (sim, lab) = both(&format!("[sim]\nduration = \"3s\"\n{net}{wifi}{lte}"));
+    query_times_agree("answers by interface (wlan0, lte0)", &sim, &lab);
+    same_rows(&sim, &lab);
+    assert_eq!(strs(table(&lab, "dns"), "answer"), ["m3,m1,m2", "m1,m2,m3"], "each interface's own answer");
 }

@@ -9,3 +9,15 @@
 
 pub mod message;
 pub mod server;
+
+/// The DNS server's port (RFC 1035 §4.2.1), where a resolver's default answers are.
+pub const PORT: u16 = 53;
+/// Port of a resolver's first answer set by interface (`server.rs`); the k-th (from 0) is on `VIEW_PORT_BASE + k`.
+pub const VIEW_PORT_BASE: u16 = 10053;
+/// The most answer sets by interface a resolver may have on the lab (`support.rs` refuses more).
+pub const MAX_VIEWS: usize = 64;
+
+/// Whether a datagram from `port` is a resolver's answer.
+pub fn is_answer_port(port: u16) -> bool {
+    port == PORT || (VIEW_PORT_BASE..VIEW_PORT_BASE + MAX_VIEWS as u16).contains(&port)
+}

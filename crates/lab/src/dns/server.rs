@@ -21,6 +21,17 @@
 //! A mirror's address is that of its first interface, where its fetch
 //! listeners are reached (`run/control/fetch.rs`). The resolver's delay is
 //! not dnsmasq's: the emulator holds the answers (`emulator/hold.rs`).
+//!
+//! **Answers by interface** (`by_interface`): dnsmasq answers a name the same
+//! to every client, so a resolver with such answers runs one dnsmasq per
+//! answer set ("view"): the default answers on port 53, and the answers for
+//! client interface name k-th in `views` on port `VIEW_PORT_BASE + k`, all on
+//! the same node and link. A host's stub sends each query to the port of the
+//! interface it leaves from (`run/control/lookups.rs`), so the answer depends
+//! on the asking interface as the simulator's does. A real resolver would
+//! choose by the query's source address (BIND's views, Unbound's
+//! `access-control-view`) on one port; the exchange on the wire is otherwise
+//! the same, and the emulator holds answers from every view port alike.
 
 use std::io::{self, Read};
 use std::net::{IpAddr, SocketAddr, UdpSocket};
@@ -31,10 +42,21 @@ use std::time::{Duration, Instant};
 
 use pathpool_sim::dns::Resolver;
 
+use super::{PORT, VIEW_PORT_BASE};
 use crate::netns::Netns;
 
-/// The DNS server's port (RFC 1035 §4.2.1).
-pub const PORT: u16 = 53;
+/// The client interface names `resolver` answers differently for, in order: its views.
+pub fn views(resolver: &Resolver) -> Vec<&str> {
+    let mut names: Vec<&str> = resolver.zones.values().flat_map(|z| z.by_interface.keys().map(String::as_str)).collect();
+    names.sort_unstable();
+    names.dedup();
+    names
+}
+
+/// The port a query from a client interface named `interface` goes to.
+pub fn port(resolver: &Resolver, interface: &str) -> u16 {
+    views(resolver).iter().position(|&v| v == interface).map_or(PORT, |k| VIEW_PORT_BASE + k as u16)
+}
 /// How long dnsmasq may take to bind its sockets.
 const START_TIMEOUT: Duration = Duration::from_secs(5);
 
@@ -47,9 +69,10 @@ pub fn dnsmasq() -> Result<PathBuf, String> {
         .ok_or_else(|| "dnsmasq is not installed (Debian package dnsmasq-base; `make install` as root installs it)".into())
 }
 
-/// dnsmasq's arguments for `resolver`, listening on `listen`, with each
-/// node's first address from `addrs`.
-pub fn arguments(resolver: &Resolver, listen: &[IpAddr], addrs: &[Vec<IpAddr>]) -> Vec<String> {
+/// dnsmasq's arguments for `resolver`'s answers to a client interface named
+/// `interface` (None: the default answers), listening on `listen` at that
+/// answer set's port, with each node's first address from `addrs`.
+pub fn arguments(resolver: &Resolver, interface: Option<&str>, listen: &[IpAddr], addrs: &[Vec<IpAddr>]) -> Vec<String> {
     let mut args: Vec<String> = [
         "--keep-in-foreground",
         "--conf-file=/dev/null",
@@ -64,12 +87,13 @@ pub fn arguments(resolver: &Resolver, listen: &[IpAddr], addrs: &[Vec<IpAddr>]) 
     ]
     .map(String::from)
     .into();
-    args.push(format!("--port={PORT}"));
+    args.push(format!("--port={}", interface.map_or(PORT, |i| port(resolver, i))));
     args.extend(listen.iter().map(|a| format!("--listen-address={a}")));
     for (domain, zone) in &resolver.zones {
         // Whole seconds: `support.rs` refuses other TTLs on the lab.
         let ttl = zone.ttl.nanos() / 1_000_000_000;
-        for &m in &zone.mirrors {
+        let mirrors = interface.and_then(|i| zone.by_interface.get(i)).unwrap_or(&zone.mirrors);
+        for &m in mirrors {
             args.push(format!("--host-record={domain},{},{ttl}", addrs[m as usize][0]));
         }
     }
@@ -82,12 +106,18 @@ pub struct Dnsmasq {
 }
 
 impl Dnsmasq {
-    /// Starts `resolver`'s server in `ns`, on the node's addresses
-    /// `listen`, and waits until it has bound its socket.
-    pub fn start(resolver: &Resolver, ns: &Netns, listen: &[IpAddr], addrs: &[Vec<IpAddr>]) -> Result<Dnsmasq, String> {
+    /// Starts `resolver`'s servers in `ns`, on the node's addresses
+    /// `listen`: the default answers and one per view; waits until each has
+    /// bound its socket.
+    pub fn start_all(resolver: &Resolver, ns: &Netns, listen: &[IpAddr], addrs: &[Vec<IpAddr>]) -> Result<Vec<Dnsmasq>, String> {
+        std::iter::once(None).chain(views(resolver).into_iter().map(Some)).map(|v| Dnsmasq::start(resolver, v, ns, listen, addrs)).collect()
+    }
+
+    /// Starts one answer set's server (see `arguments`) and waits until it has bound its socket.
+    fn start(resolver: &Resolver, interface: Option<&str>, ns: &Netns, listen: &[IpAddr], addrs: &[Vec<IpAddr>]) -> Result<Dnsmasq, String> {
         let binary = dnsmasq()?;
         let mut cmd = Command::new("ip");
-        cmd.args(["netns", "exec", ns.name()]).arg(&binary).args(arguments(resolver, listen, addrs));
+        cmd.args(["netns", "exec", ns.name()]).arg(&binary).args(arguments(resolver, interface, listen, addrs));
         cmd.stdin(Stdio::null()).stdout(Stdio::null()).stderr(Stdio::piped());
         // SAFETY: prctl(2) only, between fork and exec; the signal outlives the exec (`ip netns exec` execs dnsmasq).
         unsafe {
@@ -99,7 +129,7 @@ impl Dnsmasq {
         let child = cmd.spawn().map_err(|e| format!("resolver '{}': starting {}: {e}", resolver.name, binary.display()))?;
         let mut server = Dnsmasq { child };
         let started = Instant::now();
-        let at = SocketAddr::new(listen[0], PORT);
+        let at = SocketAddr::new(listen[0], interface.map_or(PORT, |i| port(resolver, i)));
         loop {
             if let Ok(Some(status)) = server.child.try_wait() {
                 let mut err = String::new();

@@ -4,7 +4,7 @@
 //! (`sim::world::dns`, `dns_serve`), so the emulator holds each DNS answer
 //! leaving the resolver's node for `delay` before it enters the link model,
 //! and dnsmasq answers at once. Only answers are held (IPv4 UDP from port
-//! 53, RFC 1035 §4.2.1): other traffic of the node crosses the link as
+//! 53, RFC 1035 §4.2.1, or from a view's port, `dns/server.rs`): other traffic of the node crosses the link as
 //! usual. All answers wait the same time, so they leave in the order they
 //! came, as in the simulator, where each is answered on its own.
 
@@ -14,11 +14,10 @@ use pathpool_sim::net::packet::PacketId;
 use pathpool_sim::Time;
 
 use super::frame::ETH_HEADER;
+use crate::dns;
 
 const ETHERTYPE_IPV4: u16 = 0x0800;
 const PROTOCOL_UDP: u8 = 17;
-/// The DNS server's port (RFC 1035 §4.2.1).
-const DNS_PORT: u16 = 53;
 
 /// The answers held in one direction out of a resolver's node.
 pub struct Hold {
@@ -52,7 +51,7 @@ impl Hold {
     }
 }
 
-/// An IPv4 UDP datagram from port 53 (RFC 791 §3.1: IHL in 32-bit words,
+/// An IPv4 UDP datagram from a resolver's port (RFC 791 §3.1: IHL in 32-bit words,
 /// protocol at byte 9; RFC 768: source port first).
 fn is_dns_answer(frame: &[u8]) -> bool {
     let Some(ip) = frame.get(ETH_HEADER..) else { return false };
@@ -60,7 +59,7 @@ fn is_dns_answer(frame: &[u8]) -> bool {
         return false;
     }
     let ihl = 4 * (ip[0] & 0x0f) as usize;
-    ip.get(ihl..ihl + 2).is_some_and(|p| u16::from_be_bytes([p[0], p[1]]) == DNS_PORT)
+    ip.get(ihl..ihl + 2).is_some_and(|p| dns::is_answer_port(u16::from_be_bytes([p[0], p[1]])))
 }
 
 #[cfg(test)]
@@ -87,7 +86,8 @@ mod tests {
         assert!(!h.take(&udp((40000, 53), PROTOCOL_UDP), ms(0), 0), "a query to port 53 is not held");
         assert!(!h.take(&udp((53, 40000), 6), ms(0), 1), "TCP from port 53 is not DNS over UDP");
         assert!(h.take(&udp((53, 40000), PROTOCOL_UDP), ms(1), 2));
-        assert!(h.take(&udp((53, 40001), PROTOCOL_UDP), ms(2), 3));
+        assert!(h.take(&udp((dns::VIEW_PORT_BASE + 1, 40001), PROTOCOL_UDP), ms(2), 3), "an answer by interface is held too");
+        assert!(!h.take(&udp((dns::VIEW_PORT_BASE + dns::MAX_VIEWS as u16, 40001), PROTOCOL_UDP), ms(2), 4));
         assert_eq!(h.next_deadline(), Some(ms(4)));
         assert_eq!(h.pop_due(ms(3)), None);
         assert_eq!(h.pop_due(ms(5)), Some((ms(4), 2)));

@@ -253,7 +253,7 @@ pub fn run(model: &Model, progress: &mut dyn FnMut(Time) -> bool) -> Result<LabO
     // Each resolver's dnsmasq, serving from before model time zero (`dns/server.rs`).
     let mut resolvers = Vec::with_capacity(model.resolvers.len());
     for r in &model.resolvers {
-        resolvers.push(Dnsmasq::start(r, ns(r.node), &addrs[r.node as usize], &addrs).map_err(|e| Error::Failed(vec![e]))?);
+        resolvers.extend(Dnsmasq::start_all(r, ns(r.node), &addrs[r.node as usize], &addrs).map_err(|e| Error::Failed(vec![e]))?);
     }
     let westwood = registered.as_ref();
     let estimates = Estimates::open(model, westwood, ns)?;

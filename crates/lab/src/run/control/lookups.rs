@@ -4,8 +4,8 @@
 //! thread, with real UDP queries. Each lookup's query leaves from a UDP
 //! socket bound to the address of the interface it names (the testbed's
 //! source routing sends it out of that interface) to port 53 of the
-//! resolver node's first address, where dnsmasq listens
-//! (`dns/server.rs`); the emulator carries it like any packet, and holds
+//! resolver node's first address (or the port of the interface's own
+//! answers, `by_interface`), where dnsmasq listens (`dns/server.rs`); the emulator carries it like any packet, and holds
 //! the answer for the resolver's delay (`emulator/hold.rs`). A send that
 //! is not answered within the timeout is sent again with the same ID (as
 //! glibc resends the same message), up to the attempts; then the lookup
@@ -30,7 +30,7 @@ use pathpool_sim::Time;
 use super::links::interface_links;
 use super::Host;
 use crate::dns::message::{self, Reply};
-use crate::dns::server::PORT;
+use crate::dns::server;
 
 /// Who hears a lookup's answer.
 #[derive(Debug, Clone, Copy)]
@@ -147,8 +147,10 @@ impl Host<'_> {
     fn dns_send(&mut self, id: u32) {
         let attempt = self.lookups.stub.sent(id);
         let q = &self.lookups.stub.queries[id as usize];
-        let server = self.s.model.resolvers[q.resolver as usize].node;
-        let to = SocketAddr::new(self.s.addrs[server as usize][0], PORT);
+        let resolver = &self.s.model.resolvers[q.resolver as usize];
+        // The port of the answers for the interface the query leaves from (`dns/server.rs`, answers by interface).
+        let port = server::port(resolver, &self.s.model.nodes[self.id as usize].interfaces[q.interface as usize]);
+        let to = SocketAddr::new(self.s.addrs[resolver.node as usize][0], port);
         let now = self.s.clock.now();
         self.lookups.timeouts.push((now + self.lookups.stub.config.timeout, id, attempt));
         let _ = self.lookups.sockets[&q.interface].send_to(&self.lookups.messages[id as usize], to);
