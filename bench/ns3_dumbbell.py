@@ -56,6 +56,8 @@ NS3_CC_PARAMS: dict[str, dict[str, object]] = {
         # ns-3's ACK-aggregation epoch restarts every ~3 segments and its allowance
         # never exceeds ~4 KB; pathpool's full estimator would add up to 100 ms of data.
         "extra_acked_gain": 0,
+        # ns-3's TcpBbr has no long-term (policer) bandwidth estimate, Linux's lt_bw.
+        "long_term_bw": False,
     },
     # TcpWestwoodPlus has no increment coefficient (a = 1, NewReno's increase).
     "westwood": {},

@@ -13,9 +13,11 @@ How a flow is compared:
 Every scenario is written to results/lab-crossval-random/scenarios/NAME.toml
 (rerun one with `sudo .venv/bin/pathpool run FILE --plane lab --out DIR`);
 each plane's figures are cached under results/lab-crossval-random/cache/
-(by scenario text, plane and pathpool version), so an interrupted run
-resumes. --rerun I measures scenario I's lab plane again (a run that looked
-load-driven), keeping the earlier figures beside it. --sim-kernel-like runs
+(by scenario text, plane and pathpool version; the simulator's also by its
+build, validation/cache.py's build_id), so an interrupted run resumes and a
+rebuilt simulator is rerun against the kernel's cached figures. --rerun I
+measures scenario I's lab plane again (a run that looked load-driven),
+keeping the earlier figures beside it. --sim-kernel-like runs
 the simulator plane with the options that imitate Linux (`cwnd_growth =
 "cwnd_limited"`, the `linger` scheduler and its send buffers; written as
 NAME.kernel-like.toml) against the same lab figures, into
@@ -44,6 +46,7 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import lab_space  # noqa: E402
+from cache import build_id  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "results" / "lab-crossval-random"
 WITHIN = 0.15
@@ -54,8 +57,11 @@ LAB_GRACE_S = 90.0
 
 
 def cache_file(path: Path, plane: str) -> Path:
-    """Where one plane's figures of a scenario are cached (by its text, the plane and pathpool's version)."""
-    key = hashlib.sha256(f"{plane}\n{path.read_text()}\n{pathpool.__version__}".encode()).hexdigest()[:16]
+    """Where one plane's figures of a scenario are cached: by its text, the plane and pathpool's version,
+    and the simulator plane also by the simulator's build (``cache.build_id``), so that a changed simulator
+    is measured again while the kernel's figures stay reusable."""
+    build = f"\n{build_id()}" if plane == "sim" else ""
+    key = hashlib.sha256(f"{plane}\n{path.read_text()}\n{pathpool.__version__}{build}".encode()).hexdigest()[:16]
     return OUT / "cache" / f"{path.stem}.{plane}.{key}.json"
 
 

@@ -13,13 +13,17 @@
 //! when min_rtt has not been refreshed for 10 s, PROBE_RTT: 4 packets in
 //! flight for max(200 ms, one round). In loss recovery BBR conserves packets
 //! for one round, then slow-starts towards its target, and restores the
-//! pre-recovery cwnd on exit (not PRR).
+//! pre-recovery cwnd on exit (not PRR). When two successive intervals of
+//! 4–16 rounds lose 20 % or more at the same delivery rate, BBR takes that
+//! rate as a policer's and paces at it for 48 rounds (`lt_bw`,
+//! `bbr_long_term.rs`).
 //!
 //! Amounts are bytes (Linux counts packets; packet constants are multiplied
-//! by the MSS). Not modelled: the long-term bandwidth sampling that detects
-//! token-bucket policers (`lt_bw`), restart from idle (`CA_EVENT_TX_START`),
-//! and the delayed-ACK exemption of the min_rtt filter (`is_ack_delayed`).
+//! by the MSS). Not modelled: restart from idle (`CA_EVENT_TX_START`), the
+//! delayed-ACK exemption of the min_rtt filter (`is_ack_delayed`), and
+//! `bbr_undo_cwnd` (the simulator never undoes a recovery).
 
+use super::bbr_long_term::{Counters, LongTermBw, Observation, Step};
 use super::minmax::WindowedMax;
 use super::{AckInfo, CcState, Congestion, CongestionControl, Params};
 use crate::engine::RngStream;
@@ -62,6 +66,8 @@ pub struct BbrParams {
     pub probe_rtt_duration: Time,
     /// Gain on the ACK-aggregation allowance; 0 turns it off (Linux `bbr_extra_acked_gain`).
     pub extra_acked_gain: f64,
+    /// The long-term (policer) bandwidth estimate, `lt_bw` (Linux has it; ns-3 3.44 does not).
+    pub long_term_bw: bool,
 }
 
 impl BbrParams {
@@ -74,6 +80,7 @@ impl BbrParams {
             min_rtt_window: p.duration("min_rtt_window", Time::from_secs(10), |t| t > Time::ZERO, "positive"),
             probe_rtt_duration: p.duration("probe_rtt_duration", Time::from_millis(200), |_| true, "a duration"),
             extra_acked_gain: p.number("extra_acked_gain", 1.0, |v| v >= 0.0, "at least 0"),
+            long_term_bw: p.flag("long_term_bw", true),
         }
     }
 }
@@ -127,6 +134,9 @@ pub struct Bbr {
     extra_acked: [u64; 2],
     extra_acked_win_rtts: u32,
     extra_acked_win_idx: usize,
+    lt: LongTermBw,
+    /// Delivered and lost so far, as of the last ACK (Linux `tp->delivered`, `tp->lost`).
+    counters: Counters,
 }
 
 impl Bbr {
@@ -161,6 +171,8 @@ impl Bbr {
             extra_acked: [0; 2],
             extra_acked_win_rtts: 0,
             extra_acked_win_idx: 0,
+            lt: LongTermBw::default(),
+            counters: Counters::default(),
         }
     }
 
@@ -175,6 +187,12 @@ impl Bbr {
     /// The windowed max delivery rate, bytes/s (Linux `bbr_max_bw`).
     fn max_bw(&self) -> f64 {
         self.bw.get()
+    }
+
+    /// The bandwidth BBR paces and sizes cwnd by: lt_bw while a policer is
+    /// suspected, else the max filter (Linux `bbr_bw`).
+    fn bw(&self) -> f64 {
+        self.lt.estimate().unwrap_or_else(|| self.max_bw())
     }
 
     /// Payload bytes per second for `bw` and `gain`, 1 % under (Linux `bbr_bw_to_pacing_rate`).
@@ -200,7 +218,7 @@ impl Bbr {
         if !self.has_seen_rtt && srtt.is_some() {
             self.init_pacing_rate(s, srtt);
         }
-        let rate = Bbr::pacing_rate(self.max_bw(), self.pacing_gain);
+        let rate = Bbr::pacing_rate(self.bw(), self.pacing_gain);
         if rate > 0.0 && (self.full_bw_reached || s.pacing_rate.is_none_or(|r| rate > r)) {
             s.pacing_rate = Some(rate);
         }
@@ -241,7 +259,7 @@ impl Bbr {
     /// In flight when the next paced segment leaves (Linux `bbr_packets_in_net_at_edt`).
     fn in_net_at_departure(&self, s: &CcState, ack: &AckInfo, in_flight: u64) -> u64 {
         let wait = ack.next_departure.saturating_sub(ack.now);
-        let delivered_meanwhile = (self.max_bw() * wait.secs()) as u64;
+        let delivered_meanwhile = (self.bw() * wait.secs()) as u64;
         let mut at_departure = in_flight;
         if self.pacing_gain > 1.0 {
             at_departure += Bbr::tso_segs_goal(s) * s.mss;
@@ -277,7 +295,7 @@ impl Bbr {
         self.cycle_stamp = delivered_time;
     }
 
-    /// Linux `bbr_update_bw`: round counting and the max-bandwidth filter.
+    /// Linux `bbr_update_bw`: round counting, long-term sampling and the max-bandwidth filter.
     fn update_bw(&mut self, ack: &AckInfo) {
         self.round_start = false;
         let rs = &ack.rate;
@@ -288,9 +306,31 @@ impl Bbr {
             self.round_start = true;
             self.packet_conservation = false;
         }
+        self.lt_bw_sampling(rs.losses > 0, rs.is_app_limited);
         // Application-limited samples only raise the estimate.
         if !rs.is_app_limited || bw >= self.max_bw() {
             self.bw.update(self.p.bw_window_rounds, self.rtt_cnt, bw);
+        }
+    }
+
+    /// Linux `bbr_lt_bw_sampling`, and what its verdict changes: pacing gain 1
+    /// at once (`bbr_lt_bw_interval_done`), gain cycling restarted when lt_bw
+    /// is dropped.
+    fn lt_bw_sampling(&mut self, losses: bool, is_app_limited: bool) {
+        if !self.p.long_term_bw {
+            return;
+        }
+        let o = Observation {
+            counters: self.counters,
+            losses,
+            is_app_limited,
+            round_start: self.round_start,
+            probe_bw: self.mode == Mode::ProbeBw,
+        };
+        match self.lt.sample(o) {
+            Step::Nothing => {}
+            Step::StartedUsing => self.pacing_gain = 1.0,
+            Step::StoppedUsing => self.reset_probe_bw_mode(self.counters.delivered_time),
         }
     }
 
@@ -310,7 +350,7 @@ impl Bbr {
             }
         }
         let epoch = rs.delivered_time.saturating_sub(self.ack_epoch_stamp);
-        let mut expected = (self.max_bw() * epoch.secs()) as u64;
+        let mut expected = (self.bw() * epoch.secs()) as u64;
         // A new epoch when ACKs fall behind the expected rate, or this one is very old.
         if self.ack_epoch_acked <= expected || self.ack_epoch_acked + rs.acked_sacked >= ACK_EPOCH_RESET_PACKETS * s.mss {
             self.ack_epoch_acked = 0;
@@ -328,7 +368,7 @@ impl Bbr {
         if !self.full_bw_reached {
             return 0;
         }
-        let max_aggr = (self.max_bw() * EXTRA_ACKED_MAX.secs()) as u64;
+        let max_aggr = (self.bw() * EXTRA_ACKED_MAX.secs()) as u64;
         let aggr = (self.p.extra_acked_gain * self.extra_acked[0].max(self.extra_acked[1]) as f64) as u64;
         aggr.min(max_aggr)
     }
@@ -426,6 +466,8 @@ impl Bbr {
         (self.pacing_gain, self.cwnd_gain) = match self.mode {
             Mode::Startup => (self.p.high_gain, self.p.high_gain),
             Mode::Drain => (1.0 / self.p.high_gain, self.p.high_gain),
+            // A suspected policer's rate is not probed beyond (Linux `bbr_update_gains`).
+            Mode::ProbeBw if self.lt.estimate().is_some() => (1.0, self.p.cwnd_gain),
             Mode::ProbeBw => (PACING_GAIN_CYCLE[self.cycle_idx], self.p.cwnd_gain),
             Mode::ProbeRtt => (1.0, 1.0),
         };
@@ -460,7 +502,7 @@ impl Bbr {
         if acked > 0 {
             let (mut cwnd, conserving) = self.recover_or_restore(s, ack, state);
             if !conserving {
-                let target = self.bdp(s, self.max_bw(), self.cwnd_gain) + self.ack_aggregation_cwnd();
+                let target = self.bdp(s, self.bw(), self.cwnd_gain) + self.ack_aggregation_cwnd();
                 let target = self.quantization_budget(s, target);
                 if self.full_bw_reached {
                     cwnd = (cwnd + acked).min(target);
@@ -492,6 +534,11 @@ impl CongestionControl for Bbr {
             self.min_rtt_stamp = ack.now;
             self.ack_epoch_stamp = ack.now;
         }
+        self.counters = Counters {
+            delivered: ack.rate.total_delivered,
+            delivered_time: ack.rate.delivered_time,
+            lost: self.counters.lost + ack.rate.losses,
+        };
         let state = if ack.in_loss_recovery {
             CaState::Loss
         } else if ack.in_recovery {
@@ -514,15 +561,20 @@ impl CongestionControl for Bbr {
         self.set_cwnd(s, ack, state);
     }
 
-    fn on_congestion(&mut self, s: &mut CcState, ev: Congestion, _in_flight: u64) {
+    fn on_congestion(&mut self, s: &mut CcState, ev: Congestion, in_flight: u64) {
         // Entering recovery only saves cwnd (Linux `bbr_ssthresh`); ssthresh is unused.
         self.save_cwnd(s);
         if ev == Congestion::Timeout {
             // Linux tcp_enter_loss: cwnd = packets in flight (none, all deemed lost) + 1;
-            // bbr_set_state(TCP_CA_Loss) restarts full-pipe detection.
+            // what was in flight is now lost, a lost retransmission counting again (tcp_timeout_mark_lost).
             s.cwnd = s.mss;
+            self.counters.lost += in_flight;
+            // bbr_set_state(TCP_CA_Loss) restarts full-pipe detection and takes
+            // the timeout as the end of a round with a loss, for lt_bw.
             self.prev_ca_state = CaState::Loss;
             self.full_bw = 0.0;
+            self.round_start = true;
+            self.lt_bw_sampling(true, false);
         }
     }
 
@@ -534,8 +586,9 @@ impl CongestionControl for Bbr {
         true
     }
 
+    /// What Linux reports in `bbr_info`: `bbr_bw`.
     fn bandwidth_estimate(&self) -> Option<f64> {
-        Some(self.max_bw())
+        Some(self.bw())
     }
 }
 

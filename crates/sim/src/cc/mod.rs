@@ -6,6 +6,7 @@
 //! A new algorithm is a new file here plus one line in `build`.
 
 pub mod bbr;
+pub mod bbr_long_term;
 pub mod cubic;
 pub mod hystart;
 pub mod minmax;
