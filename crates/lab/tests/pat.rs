@@ -74,6 +74,14 @@ fn scenario(size_mb: u64, scheme: &str, seed: u64) -> String {
     s += "[[resolvers]]\nname = \"local\"\nnode = \"dns\"\n[resolvers.domains.\"cdn.example\"]\n";
     s += "mirrors = [\"m3\", \"m4\", \"m5\", \"m1\", \"m2\"]\nttl = \"300s\"\n";
     s += "[resolvers.domains.\"cdn.example\".by_interface]\nnr0 = [\"m1\", \"m2\", \"m5\", \"m3\", \"m4\"]\n";
+    if scheme == "mptcp" {
+        // pat_paper.py's MPTCP row: one connection to the default's mirror (m3), full mesh from wlan0 (the initial
+        // subflow) and nr0, uncoupled CUBIC, the same 1 MB requests one after another.
+        s += "[[flows]]\nname = \"dl\"\nsrc = \"m3\"\ndst = \"phone\"\nclient = \"dst\"\ntransport = \"mptcp\"\ntcp = { cc = \"cubic\" }\n";
+        s += "mptcp = { coupling = \"uncoupled\", scheduler = \"minrtt\", path_manager = \"fullmesh\", initial = \"phone:wlan0\" }\n";
+        s += &format!("app = {{ kind = \"download\", size = 1000000, count = {size_mb} }}\n");
+        return s;
+    }
     s += &format!("[[contents]]\nname = \"object\"\nbytes = {}\n", size_mb * 1_000_000);
     s += "mirrors = [\"m1\", \"m2\", \"m3\", \"m4\", \"m5\"]\ndomain = \"cdn.example\"\n";
     let policy = if scheme == "pat" { "controller" } else { "default" };
@@ -85,24 +93,36 @@ fn scenario(size_mb: u64, scheme: &str, seed: u64) -> String {
     s
 }
 
-fn completion(t: &[Table]) -> f64 {
+/// The download time: the fetch session's, or the MPTCP download application's.
+fn completion(t: &[Table], scheme: &str) -> f64 {
+    if scheme == "mptcp" {
+        return f64s(table(t, "apps"), "completion_s")[0];
+    }
     let f = table(t, "fetches");
     assert_eq!(strs(f, "error"), [""], "the download failed");
     f64s(f, "completion_s")[0]
 }
 
-/// Download times with and without PAT, lab beside simulator, for each size and seed; returns the largest
-/// relative difference between the planes.
+/// Download times with and without PAT and with MPTCP full mesh to m3, lab beside simulator, for each size and
+/// seed; returns the largest relative difference between the planes.
 fn lab_beside_simulator(sizes: &[u64], seeds: &[u64]) -> f64 {
     let mut worst: f64 = 0.0;
     for &seed in seeds {
         for &size in sizes {
             let mut times = Vec::new();
-            for scheme in ["default", "pat"] {
+            for scheme in ["default", "pat", "mptcp"] {
                 let toml = scenario(size, scheme, seed);
                 let sim = pathpool_sim::run(&common::model(&toml), &mut |_| {}).tables;
                 let lab = lab(&toml).unwrap_or_else(|e| panic!("{e}")).tables;
-                let (s, l) = (completion(&sim), completion(&lab));
+                let (s, l) = (completion(&sim, scheme), completion(&lab, scheme));
+                if scheme == "mptcp" {
+                    // Reported beside PAT, not held to the issue's 15 % (which is PAT's and the default's): the
+                    // planes' MPTCP differs on heterogeneous paths (docs/validation.md, issue 17 item 4).
+                    eprintln!("FIGURE lab pat fig11 seed {seed} {size} MB mptcp: download sim {s:.3} s lab {l:.3} s ({:+.1} %)", 100.0 * (l - s) / s);
+                    assert!(s.is_finite() && l.is_finite(), "the MPTCP download completes on both planes: sim {s} s, lab {l} s");
+                    times.push((s, l));
+                    continue;
+                }
                 let remaps = |t: &[Table]| f64s(table(t, "fetches"), "remaps")[0];
                 let lookups = |t: &[Table]| {
                     let ms: Vec<String> = f64s(table(t, "dns"), "query_time_s").iter().map(|x| format!("{:.1}", 1e3 * x)).collect();
@@ -120,8 +140,17 @@ fn lab_beside_simulator(sizes: &[u64], seeds: &[u64]) -> f64 {
                 worst = worst.max((l - s).abs() / s);
                 times.push((s, l));
             }
-            let (sim_gain, lab_gain) = (100.0 * (1.0 - times[1].0 / times[0].0), 100.0 * (1.0 - times[1].1 / times[0].1));
-            eprintln!("FIGURE lab pat fig11 seed {seed} {size} MB: PAT's gain over the default sim {sim_gain:.1} % lab {lab_gain:.1} %");
+            let gain = |k: usize, sim: bool| {
+                let (a, b) = if sim { (times[1].0, times[k].0) } else { (times[1].1, times[k].1) };
+                100.0 * (1.0 - a / b)
+            };
+            eprintln!(
+                "FIGURE lab pat fig11 seed {seed} {size} MB: PAT's gain over the default sim {:.1} % lab {:.1} %, over MPTCP sim {:.1} % lab {:.1} %",
+                gain(0, true),
+                gain(0, false),
+                gain(2, true),
+                gain(2, false)
+            );
         }
     }
     worst
