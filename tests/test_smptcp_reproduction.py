@@ -107,3 +107,28 @@ def test_lab_scenarios_are_the_uncoupled_baseline(c):
     v = sp.video_scenario("fig8", 5.8, "legacy", sp.LAB_VIDEO_S, 8.0, uncoupled=True, core=sp.LAB_CORE, tail_s=sp.LAB_VIDEO_TAIL)
     pathpool.validate(v)
     assert v["sim"]["duration"] == "620s"
+
+
+def test_the_bbr_rows_change_only_the_servers_congestion_control():
+    c = next(c for c in sp.agg_combos() if (c["fig"], c["wifi"], c["cell_rate"]) == ("fig5", 1300, 900))
+    for iface in ("wlan0", sp.cell_iface(c["cell"])):
+        doc = sp.agg_scenario(c, "single", iface, bbr=True)
+        pathpool.validate(doc)
+        assert doc["flows"][0]["tcp"] == {"cc": "bbr", "rcv_buffer": 6291456}
+    bbr, olia = sp.agg_scenario(c, "smptcp", bbr=True), sp.agg_scenario(c, "smptcp")
+    pathpool.validate(bbr)
+    assert bbr["flows"][0]["mptcp"] == dict(olia["flows"][0]["mptcp"], coupling="uncoupled")
+    assert bbr["flows"][0]["tcp"] == {"cc": "bbr", "rcv_buffer": 6291456}
+    assert {k: v for k, v in bbr.items() if k != "flows"} == {k: v for k, v in olia.items() if k != "flows"}
+    # Legacy stays the paper's baseline.
+    assert sp.agg_scenario(c, "legacy")["flows"][0]["mptcp"]["coupling"] == "olia"
+
+
+def test_a_partial_run_replaces_only_its_sections(tmp_path, monkeypatch):
+    doc = tmp_path / "smptcp.md"
+    doc.write_text(f"intro\n{sp.BEGIN}\n\n### A\n\nold a\n\n### B\n\nold b\n\nPlots: a.png, b.png\n\n{sp.END}\nafter\n")
+    monkeypatch.setattr(sp, "DOC", doc)
+    sp.render_doc("# title\n\nSimulator build x\n\n## B\n\nnew b\n\n## C\n\nnew c\n\nPlots: b.png\n", partial=True)
+    text = doc.read_text()
+    assert text.index("old a") < text.index("new b") < text.index("new c") < text.index("Plots: a.png, b.png")
+    assert "old b" not in text and "Plots: b.png\n" not in text and text.endswith(f"{sp.END}\nafter\n")

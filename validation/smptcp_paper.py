@@ -38,6 +38,7 @@ from __future__ import annotations
 import argparse
 import copy
 import math
+import os
 import sys
 import time
 from pathlib import Path
@@ -77,6 +78,9 @@ AGG_SIZE = "50GB"
 # after slow start (Reno-speed growth at Gb/s) from a steady-state limit.
 AGG_LONG_DURATION = 120.0
 AGG_LONG_WINDOW = (60.0, 120.0)
+# The rows also run with the server honouring the auto-tuner's BBR (tcp_congestion_algo,
+# §III-B3): S-MPTCP's subflows uncoupled BBR, and single paths with BBR beside CUBIC.
+BBR_WIFI = (1300,)
 AUTO_TUNER_BUFFER = 12 * 1024 * 1024  # the controller's max_buffer (12 MiB): legacy with it alone is a diagnostic row            # the download object: announced, > alpha1 = 20 MB, lasts the whole run
 
 # Video (Figs. 8-9): 1080p60, 8 Mb/s -> 3600 MB an hour; Table 2's buffer health 80-110 s.
@@ -107,6 +111,9 @@ VIDEO_CALIB = {
     ("fig9", "poor"): dict(wifi_rate=3.0, cell_from="good"),
 }
 VIDEO_CELL_SCAN = (2, 3, 4, 5, 6, 8, 10, 12, 16, 20, 24, 32, 48, 64)
+# Algorithm 1's readings of when Th doubles: S-MPTCP's rows run the default
+# (`doubling = "fill"`), these as sensitivity rows on the same rates.
+OTHER_READINGS = ("hysteresis", "every_check")
 
 
 def video_wifi_rate(fig: str, cond: str) -> float:
@@ -175,7 +182,7 @@ def smptcp_parts(ifaces: dict[str, tuple[float, float]], screen: bool | None = N
     return ctl, dev
 
 
-def transport_for(scheme: str, uncoupled: bool = False) -> dict:
+def transport_for(scheme: str, uncoupled: bool = False, bbr: bool = False) -> dict:
     """A flow's transport fields for a scheme (the server's side is the same for legacy and S-MPTCP).
     ``uncoupled``: the kernel lab's baseline on both planes: CUBIC on every
     subflow, no coupling, the receive buffer left to autotuning (the lab
@@ -187,8 +194,13 @@ def transport_for(scheme: str, uncoupled: bool = False) -> dict:
         return {"transport": "mptcp", "tcp": {"cc": "cubic"},
                 "mptcp": {"coupling": "uncoupled", "scheduler": "minrtt", "path_manager": pm, "initial": "phone:wlan0"}}
     if scheme == "single":
-        return {"tcp": {"cc": "cubic", "rcv_buffer": LEGACY_RCV}}
+        return {"tcp": {"cc": "bbr" if bbr else "cubic", "rcv_buffer": LEGACY_RCV}}
     pm = "fullmesh" if scheme == "legacy" else "single_path"
+    if bbr:
+        # The server honours the auto-tuner's tcp_congestion_algo = BBR (§III-B3):
+        # each subflow runs BBR on its own (no coupled BBR upstream or here).
+        return {"transport": "mptcp", "tcp": {"cc": "bbr", "rcv_buffer": LEGACY_RCV},
+                "mptcp": {"coupling": "uncoupled", "scheduler": "minrtt", "path_manager": pm, "initial": "phone:wlan0"}}
     return {"transport": "mptcp", "tcp": {"rcv_buffer": LEGACY_RCV},
             "mptcp": {"coupling": "olia", "scheduler": "minrtt", "path_manager": pm, "initial": "phone:wlan0"}}
 
@@ -223,7 +235,8 @@ def combo_id(c: dict) -> str:
     return f"{c['fig']}/wifi{c['wifi']}@{c['wifi_rtt']:g}/{c['cell']}{c['cell_rate']}@{c['cell_rtt']:g}"
 
 
-def agg_scenario(c: dict, scheme: str, iface: str | None = None, duration: float = AGG_DURATION, uncoupled: bool = False, core: str = "10Gbps") -> dict:
+def agg_scenario(c: dict, scheme: str, iface: str | None = None, duration: float = AGG_DURATION, uncoupled: bool = False, core: str = "10Gbps",
+                 bbr: bool = False) -> dict:
     """One aggregation run: a download of AGG_SIZE (announced) by the phone.
     ``single`` needs ``iface`` ("wlan0" or the cellular one): the phone then has only it."""
     cell = cell_iface(c["cell"])
@@ -232,7 +245,7 @@ def agg_scenario(c: dict, scheme: str, iface: str | None = None, duration: float
         ifaces = {iface: ifaces[iface]}
     doc = {"name": f"smptcp-agg-{scheme}", "sim": {"duration": f"{duration:g}s", "sample_interval": "500ms"}, **network(ifaces, core)}
     flow = {"name": "download", "src": "server", "dst": "phone", "client": "dst",
-            "app": {"kind": "download", "size": AGG_SIZE, "size_announced": True}, **transport_for(scheme, uncoupled)}
+            "app": {"kind": "download", "size": AGG_SIZE, "size_announced": True}, **transport_for(scheme, uncoupled, bbr)}
     doc["flows"] = [flow]
     if scheme == "smptcp":
         attach_smptcp(doc, ifaces)
@@ -245,10 +258,11 @@ def steady_goodput(res, window=AGG_WINDOW) -> float:
     return float(s["goodput_bps"].mean())
 
 
-def measure_agg(c: dict, scheme: str, iface: str | None, duration: float = AGG_DURATION, window=AGG_WINDOW, rcv: int | None = None) -> dict:
+def measure_agg(c: dict, scheme: str, iface: str | None, duration: float = AGG_DURATION, window=AGG_WINDOW, rcv: int | None = None,
+                bbr: bool = False) -> dict:
     import pathpool
 
-    doc = agg_scenario(c, scheme, iface, duration)
+    doc = agg_scenario(c, scheme, iface, duration, bbr=bbr)
     if rcv is not None:
         doc["flows"][0]["tcp"]["rcv_buffer"] = rcv
     t0 = time.monotonic()
@@ -501,7 +515,15 @@ def run_agg(cache: RunCache, quick: bool) -> dict:
             long = cache.get(f"agg/legacy/{combo_id(c)}/{AGG_LONG_DURATION:g}", measure_agg, c, "legacy", None, AGG_LONG_DURATION, AGG_LONG_WINDOW)
         status = smptcp_status(agg_scenario(c, "smptcp"))
         sm = None if status else cache.get(f"agg/smptcp/{combo_id(c)}/{AGG_DURATION:g}", measure_agg, c, "smptcp", None)
-        rows.append(dict(combo=c, single_wifi=sw, single_cell=sc, legacy=lg, legacy12=lg12, legacy_long=long, smptcp=sm, smptcp_status=status))
+        row = dict(combo=c, single_wifi=sw, single_cell=sc, legacy=lg, legacy12=lg12, legacy_long=long, smptcp=sm, smptcp_status=status)
+        if c["wifi"] in BBR_WIFI and c["fig"] != "gap" and not status:
+            d, w = AGG_DURATION, AGG_WINDOW
+            row["bbr"] = {
+                "single_wifi": cache.get(f"agg/single-bbr/wlan0/{c['wifi']}@{c['wifi_rtt']:g}/{d:g}", measure_agg, c, "single", "wlan0", d, w, None, True),
+                "single_cell": cache.get(f"agg/single-bbr/{cell}/{c['cell_rate']}@{c['cell_rtt']:g}/{d:g}", measure_agg, c, "single", cell, d, w, None, True),
+                "smptcp": cache.get(f"agg/smptcp-bbr/{combo_id(c)}/{d:g}", measure_agg, c, "smptcp", None, d, w, None, True),
+            }
+        rows.append(row)
     return {"rows": rows}
 
 
@@ -578,14 +600,16 @@ def run_video(cache: RunCache, quick: bool) -> dict:
             row["smptcp"] = None if row["smptcp_status"] else cache.get(vkey("smptcp", fig, wifi, cell_rate, video_s), measure_video, fig, wifi, "smptcp", video_s, cell_rate)
             out[f"{fig}/{cond}"] = row
     if not quick:
-        # Algorithm 1's other reading of Th (doubling at every check), on the good-Wi-Fi rows.
-        for fig in VIDEO_CELL:
-            base = out[f"{fig}/good"]
-            w, x = base["rate"], base["cell_rate"]
-            row = dict(base, calib="every_check", trace=[])
-            row["smptcp"] = None if base["smptcp_status"] else cache.get(vkey("smptcp", fig, w, x, video_s) + "/every_check", measure_video, fig, w, "smptcp",
-                                                                          video_s, x, "sim", False, "10Gbps", 60.0, {"doubling": "every_check"})
-            out[f"{fig}/good/every_check"] = row
+        # Algorithm 1's other readings of Th (docs/smptcp.md), on the four calibrated rows.
+        for reading in OTHER_READINGS:
+            for key in [k for k in list(out) if out[k]["calib"] == "new"]:
+                fig = key.split("/")[0]
+                base = out[key]
+                w, x = base["rate"], base["cell_rate"]
+                row = dict(base, calib=reading, trace=[])
+                row["smptcp"] = None if base["smptcp_status"] else cache.get(vkey("smptcp", fig, w, x, video_s) + f"/{reading}", measure_video, fig, w, "smptcp",
+                                                                              video_s, x, "sim", False, "10Gbps", 60.0, {"doubling": reading})
+                out[f"{key}/{reading}"] = row
         # The first calibration, Fig. 8 only: Wi-Fi searched beside LTE 70 Mb/s.
         fig = "fig8"
         for cond, target in VIDEO_TARGET_SHARE.items():
@@ -622,6 +646,9 @@ LAB_AGG_ROWS = (
     dict(fig="lab-gap", wifi=200, cell="lte", cell_label="LTE (gap)", cell_rate=25, wifi_rtt=10.0, cell_rtt=150.0),
 )
 LAB_SCHEMES = ("single_wifi", "single_cell", "legacy", "smptcp")
+# Where the lab's single-path Wi-Fi bends below the simulator's (the gap row's 200 Mb/s @ 10 ms):
+# the same download at lower rates, with the emulator's lateness and the machine's load.
+LAB_BEND_RATES = (100, 150)
 
 
 def measure_lab_agg(c: dict, scheme: str, plane: str) -> dict:
@@ -631,16 +658,20 @@ def measure_lab_agg(c: dict, scheme: str, plane: str) -> dict:
     cell = cell_iface(c["cell"])
     iface = {"single_wifi": "wlan0", "single_cell": cell}.get(scheme)
     doc = agg_scenario(c, "single" if iface else scheme, iface, AGG_DURATION, uncoupled=True, core=LAB_CORE)
+    load_before = os.getloadavg()
     t0 = time.monotonic()
     res = pathpool.run(doc, plane=plane)
     wall = time.monotonic() - t0
     fl = res.flows.iloc[0]
     out = {"wall_s": wall, "goodput_bps": steady_goodput(res), "bytes": int(fl["bytes_delivered"]),
-           "payload": subflow_payload(res) if iface is None else {iface: int(fl["bytes_delivered"])}}
+           "payload": subflow_payload(res) if iface is None else {iface: int(fl["bytes_delivered"])},
+           # The machine's 1-minute load average before and after, and (lab) the emulator's lateness and drops.
+           "load": [load_before[0], os.getloadavg()[0]], "emulator": res.summary.get("emulator")}
     if scheme == "smptcp":
         log = res.frame("controller_log")
         log = log[log["controller"] == "smptcp"]
-        out["actions"] = [[float(t), a, d] for t, a, d in zip(log["time_s"], log["action"], log["detail"]) if a != "log"]
+        # Its actions and its log lines (the guard's steps are log lines).
+        out["actions"] = [[float(t), a, d] for t, a, d in zip(log["time_s"], log["action"], log["detail"])]
     return out
 
 
@@ -686,8 +717,32 @@ def run_lab(cache: RunCache, video: dict) -> dict:
                 out["agg"][(plane, combo_id(c), scheme)] = agg(plane, c, scheme)
         for scheme in ("legacy", "smptcp"):
             out["video"][(plane, scheme)] = vid(plane, scheme)
+    out["bend"] = {}
+    gap = LAB_AGG_ROWS[1]
+    for rate in LAB_BEND_RATES:
+        c = dict(gap, wifi=rate)
+        for plane in ("sim", "lab"):
+            out["bend"][(plane, rate)] = agg(plane, c, "single_wifi")
+    for plane in ("sim", "lab"):
+        out["bend"][(plane, gap["wifi"])] = out["agg"][(plane, combo_id(gap), "single_wifi")]
     out["refusals"] = lab_refusals()
     return out
+
+
+def bend_report(lab: dict) -> list[str]:
+    """The lab's single-path Wi-Fi against the simulator's by rate (10 ms RTT), with the emulator's lateness."""
+    rows = []
+    for rate in sorted({r for _, r in lab["bend"]}):
+        sim, m = lab["bend"][("sim", rate)], lab["bend"][("lab", rate)]
+        e = m.get("emulator") or {}
+        late = (f"{e['late_mean_s'] * 1e3:.2f} / {e['late_max_s'] * 1e3:.1f} ms, {100 * e['late_over_1ms_fraction']:.1f} %" if e else "–")
+        drops = f"{e.get('drops_oversize', 0)} / {e.get('drops_egress', 0)}" if e else "–"
+        load = " → ".join(f"{x:.2f}" for x in m["load"]) if m.get("load") else "–"
+        rows.append([f"{rate}", f"{sim['goodput_bps'] / 1e6:.1f}", f"{m['goodput_bps'] / 1e6:.1f}", f"{100 * m['goodput_bps'] / sim['goodput_bps']:.0f} %",
+                     late, drops, load])
+    return ["Single-path Wi-Fi (CUBIC, 10 ms base RTT, queue of one BDP) by link rate, lab against simulator "
+            "(emulator lateness: mean / worst, share of packets over 1 ms late; load: the machine's 1-minute load average before → after the lab run):", "",
+            md_table(["Wi-Fi Mb/s", "sim goodput Mb/s", "lab goodput Mb/s", "lab / sim", "emulator lateness", "emulator oversize / egress drops", "load"], rows), ""]
 
 
 def lab_report(lab: dict) -> list[str]:
@@ -731,6 +786,8 @@ def lab_report(lab: dict) -> list[str]:
     out += [f"Video: {LAB_VIDEO_S / 60:g} minutes of 8 Mb/s (not an hour: lab runs are real time) at Fig. 8's good-Wi-Fi rates, Wi-Fi {lab['wifi']:g} + LTE {lab['cell']:g} Mb/s:", "",
             md_table(["plane", "scheme", "Wi-Fi MB", "cellular MB", "cellular share", "S-MPTCP cellular / legacy's", "stalls / time", "startup",
                       "cellular MB in the first burst", "opens / closes", "wall"], rows), ""]
+    if lab.get("bend"):
+        out += bend_report(lab)
     out += ["Refused by the lab (what the kernel cannot do), before anything starts:", "",
             md_table(["scenario", "the lab's reason"], [[a, b.replace("|", "/")] for a, b in lab["refusals"]]), ""]
     return out
@@ -793,7 +850,55 @@ def agg_report(agg: dict) -> tuple[list[str], list[dict]]:
         parts += [f"### {title}", "", md_table(["Wi-Fi Mb/s @ RTT", "cellular Mb/s @ RTT", "single Wi-Fi", "single cellular", "legacy Mb/s (eq. 1)",
                                                   f"legacy, {AGG_LONG_WINDOW[0]:g}-{AGG_LONG_WINDOW[1]:g} s of {AGG_LONG_DURATION:g} s",
                                                   "legacy with 12 MiB (diagnostic)", "S-MPTCP Mb/s (eq. 1)", "paper", "status", "reason"], rows), ""]
+    parts += bbr_report(agg)
     return parts, summary
+
+
+def bbr_status(r: dict) -> str:
+    """The issue's targets for a row whose server honours S-MPTCP's BBR: at or
+    above the best single path of either congestion control (2 % tolerance, as
+    above) and legacy's; 1300 + NR 900 above 90 % of eq. 1 over either denominator."""
+    c, b = r["combo"], r["bbr"]
+    sm = b["smptcp"]["goodput_bps"]
+    best = max(r["single_wifi"]["goodput_bps"], r["single_cell"]["goodput_bps"], b["single_wifi"]["goodput_bps"], b["single_cell"]["goodput_bps"])
+    fails = []
+    if sm < 0.98 * best:
+        fails.append(f"below the best single path ({100 * sm / best:.0f} % of it)")
+    if sm < 0.98 * r["legacy"]["goodput_bps"]:
+        fails.append("below legacy")
+    if c["fig"] == "fig5" and c["cell_rate"] == 900:
+        for name, den in (("CUBIC", r["single_wifi"]["goodput_bps"] + r["single_cell"]["goodput_bps"]),
+                          ("BBR", b["single_wifi"]["goodput_bps"] + b["single_cell"]["goodput_bps"])):
+            if 100 * sm / den <= 90:
+                fails.append(f"{100 * sm / den:.1f} % of the {name} sum, not > 90 %")
+    return "reproduced" if not fails else "not reproduced: " + "; ".join(fails)
+
+
+def bbr_report(agg: dict) -> list[str]:
+    rows = []
+    for r in agg["rows"]:
+        if "bbr" not in r:
+            continue
+        c, b = r["combo"], r["bbr"]
+        cub = r["single_wifi"]["goodput_bps"] + r["single_cell"]["goodput_bps"]
+        bb = b["single_wifi"]["goodput_bps"] + b["single_cell"]["goodput_bps"]
+        sm, so = b["smptcp"]["goodput_bps"], r["smptcp"]["goodput_bps"]
+        sub = {x["phone"]: x["bytes"] for x in b["smptcp"].get("subflows", [])}
+        cell = cell_iface(c["cell"])
+        rows.append([f"{c['wifi']} + {c['cell_label']} {c['cell_rate']}", f"{mbps(r['single_wifi']['goodput_bps'])} / {mbps(b['single_wifi']['goodput_bps'])}",
+                     f"{mbps(r['single_cell']['goodput_bps'])} / {mbps(b['single_cell']['goodput_bps'])}",
+                     f"{mbps(r['legacy']['goodput_bps'])} ({pct(100 * r['legacy']['goodput_bps'] / cub)})", f"{mbps(so)} ({pct(100 * so / cub)})",
+                     f"{mbps(sm)}", pct(100 * sm / cub), pct(100 * sm / bb), f"{sub.get('wlan0', 0) / MB:.0f} / {sub.get(cell, 0) / MB:.0f}",
+                     bbr_status(r)])
+    if not rows:
+        return []
+    return ["### Wi-Fi 1300 rows with the server honouring S-MPTCP's BBR", "",
+            "S-MPTCP's auto-tuner sets `tcp_congestion_algo` = BBR (§III-B3); on a download the server sends, so these rows assume a server that honours it: "
+            "its subflows run BBR uncoupled (`coupling = \"uncoupled\"`, `tcp.cc = \"bbr\"`), everything else as above. Legacy stays the paper's baseline (OLIA). "
+            "Single paths are given with CUBIC (the denominator above) and with BBR (the same server honouring BBR on one path: the fair denominator for these rows); "
+            "the status takes the best single path of either and asks > 90 % of either sum for 1300 + NR 900.", "",
+            md_table(["row (Mb/s)", "single Wi-Fi CUBIC / BBR", "single cellular CUBIC / BBR", "legacy (OLIA) Mb/s (eq. 1)", "S-MPTCP on OLIA Mb/s (eq. 1)",
+                      "S-MPTCP on BBR Mb/s", "eq. 1 over CUBIC singles", "eq. 1 over BBR singles", "S-MPTCP on BBR: Wi-Fi / cellular MB", "status"], rows), ""]
 
 
 def fill_stats(cell_ts: list) -> dict:
@@ -893,9 +998,9 @@ def video_report(video: dict) -> list[str]:
             wifi_how = f"{r['rate']:g} (searched: legacy Wi-Fi {100 * r['target']:.0f} %)"
             cell_how = f"{r['cell_rate']:g} (Table 2's maximum)"
             label = f"{fig} (first calibration, sensitivity)"
-        elif r["calib"] == "every_check":
+        elif r["calib"] in OTHER_READINGS:
             wifi_how, cell_how = f"{r['rate']:g} (as above)", f"{r['cell_rate']:g} (as above)"
-            label = f"{fig} (S-MPTCP with doubling = every_check, sensitivity)"
+            label = f"{fig} (S-MPTCP with doubling = {r['calib']}, sensitivity)"
         else:
             cal = VIDEO_CALIB[(fig, cond)]
             wifi_how = (f"{r['rate']:g} (chosen)" if "wifi_rate" in cal else
@@ -1109,8 +1214,9 @@ def main(argv: list[str] | None = None) -> None:
     report = "\n".join(parts)
     # The quick subset does not overwrite the full report (nor the doc).
     (OUT / ("report-quick.md" if args.quick else "report.md")).write_text(report)
-    if not args.quick and want == {"agg", "video", "power"}:
-        render_doc(report)
+    if not args.quick:
+        # A partial run (--only) replaces only the sections it measured.
+        render_doc(report, partial=want != {"agg", "video", "power"} or lab is None)
     print(report)
 
 
@@ -1118,8 +1224,26 @@ DOC = REPO / "docs" / "reproductions" / "smptcp.md"
 BEGIN, END = "<!-- BEGIN generated by make smptcp -->", "<!-- END generated by make smptcp -->"
 
 
-def render_doc(report: str) -> None:
-    """Copies the report's tables into docs/reproductions/smptcp.md, between the markers."""
+def sections(block: str) -> tuple[list[str], dict[str, list[str]], list[str]]:
+    """A generated block's sections ("### " headings) in order, their lines, and
+    the block's closing "Plots:" lines."""
+    order, body, plots, cur = [], {}, [], None
+    for line in block.strip().split("\n"):
+        if line.startswith("Plots: "):
+            plots.append(line)
+        elif line.startswith("### "):
+            cur = line
+            order.append(cur)
+            body[cur] = []
+        elif cur is not None:
+            body[cur].append(line)
+    return order, body, plots
+
+
+def render_doc(report: str, partial: bool = False) -> None:
+    """Copies the report's tables into docs/reproductions/smptcp.md, between the
+    markers; with ``partial``, only the sections the report has (the others and
+    the plots line stay as they were)."""
     if not DOC.exists():
         return
     text = DOC.read_text()
@@ -1129,7 +1253,13 @@ def render_doc(report: str) -> None:
     body = "\n".join(l for l in report.split("\n")[2:] if not l.startswith(("Simulator build", "Quick subset")))
     body = body.replace("## ", "### ")  # sections sit under the doc's own heading
     head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
+    old, tail = rest.split(END, 1)
+    if partial:
+        order, old_body, plots = sections(old)
+        new_order, new_body, _ = sections(body)
+        order += [h for h in new_order if h not in old_body]
+        merged = {**old_body, **new_body}
+        body = "\n".join(line for h in order for line in [h, *merged[h]]).rstrip() + "\n\n" + "\n".join(plots)
     DOC.write_text(head + BEGIN + "\n\n" + body.strip() + "\n\n" + END + tail)
 
 

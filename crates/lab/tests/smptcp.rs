@@ -172,7 +172,7 @@ fn buffer_at(tables: &[Table], t: f64) -> f64 {
 #[test]
 fn algorithm_1_switches_cellular_at_the_same_buffer_levels_on_both_planes() {
     let app = r#"{ kind = "video", bitrate = "8Mbps", duration = "70s", max_buffer = "100s", low_watermark = "80s" }"#;
-    let toml = phone("75s", "6Mbps", app, "", LTE);
+    let toml = phone("75s", "6Mbps", app, r#"doubling = "hysteresis""#, LTE);
     if let Some((sim, lab)) = both("smptcp video", &toml, false) {
         // Open at the start (BR = 0 < 10 s), close at BR >= 20 s, reopen below 10 s.
         for (plane, tables) in [("simulator", &sim), ("lab", &lab)] {

@@ -160,16 +160,23 @@ fn the_completion_time_reading_compares_size_over_wifi_with_alpha2() {
     assert_eq!(acts(&long, "open_subflow").len(), 1, "{}", dump(&long));
 }
 
-/// Algorithm 1 with C < 1: Wi-Fi's 6 Mb/s under an 8 Mb/s video.
+/// Algorithm 1 with C < 1: Wi-Fi's 6 Mb/s under an 8 Mb/s video of 170 s.
 fn video(params: &str) -> RunOutput {
-    let app = r#"{ kind = "video", bitrate = "8Mbps", duration = "170s", max_buffer = "100s", low_watermark = "80s" }"#;
-    let text = phone("180s", app, params, "", "").replace(r#"rate = "20Mbps""#, r#"rate = "6Mbps""#).replace(r#"wlan0 = [["0s", "20Mbps"]]"#, r#"wlan0 = [["0s", "6Mbps"]]"#);
+    video_of(170, params)
+}
+
+/// The same with a video of `length` seconds.
+fn video_of(length: u32, params: &str) -> RunOutput {
+    let app = format!(r#"{{ kind = "video", bitrate = "8Mbps", duration = "{length}s", max_buffer = "100s", low_watermark = "80s" }}"#);
+    let text = phone(&format!("{}s", length + 10), &app, params, "", "")
+        .replace(r#"rate = "20Mbps""#, r#"rate = "6Mbps""#)
+        .replace(r#"wlan0 = [["0s", "20Mbps"]]"#, r#"wlan0 = [["0s", "6Mbps"]]"#);
     run_toml(&text)
 }
 
 #[test]
 fn algorithm_1_opens_cellular_below_th_and_closes_it_at_th_with_hysteresis() {
-    let out = video("");
+    let out = video(r#"doubling = "hysteresis""#);
     let (opens, closes) = (acts(&out, "open_subflow"), acts(&out, "close_subflow"));
     let buffer = table(&out, "app_ts");
     let (bt, bs) = (f64s(buffer, "time_s"), f64s(buffer, "buffer_s"));
@@ -191,6 +198,35 @@ fn algorithm_1_opens_cellular_below_th_and_closes_it_at_th_with_hysteresis() {
     }
     let apps = table(&out, "apps");
     assert_eq!(f64s(apps, "stalls")[0], 0.0, "stalls");
+}
+
+#[test]
+fn algorithm_1_fill_holds_cellular_through_the_initial_fill_then_refills_in_the_capped_band() {
+    let out = video_of(400, r#"doubling = "fill""#);
+    let (opens, closes) = (acts(&out, "open_subflow"), acts(&out, "close_subflow"));
+    let buffer = table(&out, "app_ts");
+    let (bt, bs) = (f64s(buffer, "time_s"), f64s(buffer, "buffer_s"));
+    let at = |t: f64| bs[bt.iter().position(|&x| x >= t - 1e-9).expect("sampled")];
+    eprintln!("FIGURE smptcp video fill: opens {opens:?}, closes {closes:?}\n{}", dump(&out));
+    assert!(opens.len() >= 2 && closes.len() >= 2, "{}", dump(&out));
+    assert!(opens[0] - first_request_at(&out) < 0.2, "first open at {}", opens[0]);
+    // Th doubles to 20, 40 and 60 s while the first fill runs, LTE staying open.
+    let doubled: Vec<f64> = ["Th = 20 s", "Th = 40 s", "Th = 60 s"]
+        .iter()
+        .map(|th| log(&out).iter().find(|r| r.1 == "log" && r.2.contains(th)).map(|r| r.0).unwrap_or_else(|| panic!("no {th}\n{}", dump(&out))))
+        .collect();
+    assert!(doubled.windows(2).all(|w| w[0] < w[1]) && doubled[2] < closes[0], "doublings {doubled:?}, first close {}", closes[0]);
+    // Every close at the capped Th (checked each second, buffer in 4 s segments), every reopen below Th/2 = 30 s.
+    for (k, &close) in closes.iter().enumerate() {
+        assert!(at(close) >= 59.0 && at(close) < 62.0, "close {k} at {close} s with {} s buffered", at(close));
+    }
+    for (k, &reopen) in opens.iter().enumerate().skip(1) {
+        assert!(at(reopen) < 30.5 && at(reopen) >= 25.0, "reopen {k} at {reopen} s with {} s buffered", at(reopen));
+    }
+    // Th never resets: no line after the first close names a threshold below the cap.
+    let lower = ["Th = 10 s", "Th = 20 s", "Th = 40 s"];
+    assert!(log(&out).iter().filter(|r| r.0 > closes[0]).all(|r| lower.iter().all(|th| !r.2.contains(th))), "{}", dump(&out));
+    assert_eq!(f64s(table(&out, "apps"), "stalls")[0], 0.0, "stalls");
 }
 
 #[test]

@@ -153,7 +153,7 @@ impl Smptcp {
                         .map(|k| (k, radio::estimate(&view.interfaces[k as usize])))
                         .collect();
                     if let Some(d) = conn.video.step(now, s, app, wb, &others) {
-                        if !conn.video_decided || d.cellular != conn.video_extra {
+                        if !conn.video_decided || d.cellular != conn.video_extra || d.threshold_moved {
                             out.push(Action::Log { detail: format!("{}: {}", c.flow, d.reason) });
                         }
                         conn.video_decided = true;

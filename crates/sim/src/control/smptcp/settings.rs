@@ -24,11 +24,15 @@ pub enum DownloadRule {
     CompletionTime,
 }
 
-/// When Algorithm 1 doubles its threshold Th.
+/// When Algorithm 1 doubles its threshold Th (video.rs has the three readings).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Doubling {
+    /// Each time BR reaches Th during the initial fill, which keeps cellular
+    /// on up to the capped Th; Th never resets, refills use its Th/2 band
+    /// (default).
+    Fill,
     /// Once each time it opens cellular subflows, which close at BR ≥ Th
-    /// and reopen at BR < Th/2 (default; video.rs).
+    /// and reopen at BR < Th/2.
     Hysteresis,
     /// At every check while BR < Th, as the pseudocode's loop reads.
     EveryCheck,
@@ -172,9 +176,11 @@ pub fn read(p: &mut Params, host: &Host) -> Settings {
     let problem_hold = p.duration("problem_hold", Time::from_secs(2), positive, "positive");
     let video_threshold = p.duration("video_threshold", Time::from_secs(10), positive, "positive").secs();
     let threshold_cap = p.duration("threshold_cap", Time::from_secs(60), positive, "positive").secs();
-    let doubling = match p.choice("doubling", "hysteresis", &["hysteresis", "every_check"]) {
+    let doubling = match p.choice("doubling", "fill", &["fill", "hysteresis", "every_check"]) {
+        "fill" => Doubling::Fill,
+        "hysteresis" => Doubling::Hysteresis,
         "every_check" => Doubling::EveryCheck,
-        _ => Doubling::Hysteresis,
+        _ => Doubling::Fill,
     };
     let video_recheck = p.duration("video_recheck", Time::from_secs(1), positive, "positive");
     let video_bitrate = p.rate("video_bitrate", |r| r > 0.0, "a positive rate");
