@@ -44,6 +44,9 @@
 //!   server per node, on port 53), answers by interface (dnsmasq answers
 //!   by name only), and TTLs that are not whole seconds (the wire's TTL
 //!   is an integer, RFC 1035 §3.2.1).
+//! - IPv6 (`[[links]] families = ["v4", "v6"]`) is refused: the lab gives
+//!   its veths IPv4 addresses only, and its dnsmasq serves A records only
+//!   (docs/scenario.md, `families`).
 //! - Cells (`[[cells]]`, links with `capacity = { cell = ... }`) are
 //!   refused: the emulator times each direction on its own, and a cell's
 //!   scheduler shares one air interface among several links.
@@ -114,6 +117,12 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
     }
     if model.ack_path == AckPath::Instant {
         out.push("sim.ack_path = \"instant\": ACKs that skip every queue are htsim's idealised reverse path, not something a kernel does".into());
+    }
+    for l in model.links.iter().filter(|l| l.v6) {
+        out.push(format!(
+            "link '{}': families = [\"v4\", \"v6\"]: IPv6 is not built on the lab (its veths have IPv4 addresses only, its dnsmasq serves no AAAA records); the simulator runs it",
+            l.name
+        ));
     }
     resolver_refusals(model, kernel, &mut out);
     controller_refusals(model, kernel, &mut out);
