@@ -527,6 +527,15 @@ mod tests {
     }
 
     #[test]
+    fn ipv6_links_are_refused() {
+        let mut m = model(FALLBACK);
+        m.links[1].v6 = true;
+        let r = refusals(&m, &kernel());
+        assert_eq!(r.len(), 1, "{r:#?}");
+        assert!(r[0].starts_with("link 'second': families = [\"v4\", \"v6\"]: IPv6 is not built on the lab"), "{}", r[0]);
+    }
+
+    #[test]
     fn a_controller_that_may_set_the_scheduler_is_refused() {
         let mut m = model(FALLBACK);
         // No built-in kind sets the scheduler yet: declare it as one would.
