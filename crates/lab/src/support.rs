@@ -45,6 +45,9 @@
 //!   one node (one server per node, on port 53), more than
 //!   `dns::MAX_VIEWS` answer sets by interface, and TTLs that are not whole
 //!   seconds (the wire's TTL is an integer, RFC 1035 §3.2.1).
+//! - IPv6 (`[[links]] families = ["v4", "v6"]`) is refused: the lab gives
+//!   its veths IPv4 addresses only, and its dnsmasq serves A records only
+//!   (docs/scenario.md, `families`).
 //! - Cells (`[[cells]]`, links with `capacity = { cell = ... }`) are
 //!   refused: the emulator times each direction on its own, and a cell's
 //!   scheduler shares one air interface among several links.
@@ -117,6 +120,12 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
     }
     if model.ack_path == AckPath::Instant {
         out.push("sim.ack_path = \"instant\": ACKs that skip every queue are htsim's idealised reverse path, not something a kernel does".into());
+    }
+    for l in model.links.iter().filter(|l| l.v6) {
+        out.push(format!(
+            "link '{}': families = [\"v4\", \"v6\"]: IPv6 is not built on the lab (its veths have IPv4 addresses only, its dnsmasq serves no AAAA records); the simulator runs it",
+            l.name
+        ));
     }
     resolver_refusals(model, kernel, &mut out);
     controller_refusals(model, kernel, &mut out);
@@ -519,6 +528,15 @@ mod tests {
     #[test]
     fn controllers_run_with_the_userspace_path_manager() {
         assert_eq!(refusals(&model(FALLBACK), &kernel()), Vec::<String>::new());
+    }
+
+    #[test]
+    fn ipv6_links_are_refused() {
+        let mut m = model(FALLBACK);
+        m.links[1].v6 = true;
+        let r = refusals(&m, &kernel());
+        assert_eq!(r.len(), 1, "{r:#?}");
+        assert!(r[0].starts_with("link 'second': families = [\"v4\", \"v6\"]: IPv6 is not built on the lab"), "{}", r[0]);
     }
 
     #[test]

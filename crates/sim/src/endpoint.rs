@@ -58,6 +58,13 @@ impl Sender {
         }
     }
 
+    /// Runs over `family` (validation allows IPv6 on single-path TCP only).
+    pub fn set_family(&mut self, family: crate::net::family::Family) {
+        if let Sender::Tcp(s) = self {
+            s.set_family(family);
+        }
+    }
+
     /// Caps the payload per segment before the handshake (TCP and MPTCP only).
     pub fn cap_mss(&mut self, payload: u32) {
         match self {

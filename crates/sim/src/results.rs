@@ -88,17 +88,21 @@ pub fn interfaces(model: &Model, world: &World) -> Table {
 }
 
 /// One row per DNS lookup, in the order the answers were handed back
-/// (docs/dns.md); the kernel lab's too.
+/// (docs/dns.md); the kernel lab's too. A scenario with IPv6 links has an
+/// `answer_v6` column, the AAAA records' mirrors, after `answer`.
 pub fn dns(model: &Model, log: &[crate::dns::Answer]) -> Table {
     let node = |n: u32| model.nodes[n as usize].name.clone();
     let col = |f: &dyn Fn(&crate::dns::Answer) -> String| Column::Str(log.iter().map(f).collect());
-    Table::new("dns")
+    let names = |m: &[u32]| m.iter().map(|&m| node(m)).collect::<Vec<_>>().join(",");
+    let table = Table::new("dns")
         .col("time_s", Column::F64(log.iter().map(|a| (a.asked + a.elapsed).secs()).collect()))
         .col("host", col(&|a| node(a.host)))
         .col("resolver", col(&|a| model.resolvers[a.resolver as usize].name.clone()))
         .col("domain", col(&|a| a.domain.clone()))
         .col("interface", col(&|a| model.nodes[a.host as usize].interfaces[a.interface as usize].clone()))
-        .col("answer", col(&|a| a.mirrors.iter().map(|&m| node(m)).collect::<Vec<_>>().join(",")))
+        .col("answer", col(&|a| names(&a.mirrors)));
+    let table = if model.has_v6() { table.col("answer_v6", col(&|a| names(&a.mirrors_v6))) } else { table };
+    table
         .col("ttl_s", Column::F64(log.iter().map(|a| a.ttl.secs()).collect()))
         .col("from_cache", Column::Bool(log.iter().map(|a| a.from_cache).collect()))
         .col("query_time_s", Column::F64(log.iter().map(|a| a.elapsed.secs()).collect()))

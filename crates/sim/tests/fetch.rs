@@ -14,6 +14,7 @@ use std::rc::Rc;
 
 use common::{f64s, load_err, run_toml, source, strs, table};
 use pathpool_sim::app::fetch::Ask;
+use pathpool_sim::net::family::Family;
 use pathpool_sim::control::{Action, Attached, ConnId, Controller, Event, View};
 use pathpool_sim::world::World;
 use pathpool_sim::{load, Format, Model, Time};
@@ -109,7 +110,7 @@ impl Controller for Mover {
         };
         match event {
             Event::SessionStarted { session } => {
-                out.push(Action::OpenConnection { session: *session, mirror: "m2".into(), local_interface: 1 });
+                out.push(Action::OpenConnection { session: *session, mirror: "m2".into(), local_interface: 1, family: Family::V4 });
             }
             Event::ConnectionEstablished { conn } if Some(*conn) == second(view) && self.probe => {
                 out.push(Action::Probe { conn: *conn, request_bytes: 100, response_bytes: 100 });

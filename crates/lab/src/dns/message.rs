@@ -58,7 +58,7 @@ mod tests {
     use super::*;
     use hickory_proto::rr::rdata::A;
     use hickory_proto::rr::Record;
-    use pathpool_sim::dns::message::{answer_bytes, query_bytes};
+    use pathpool_sim::dns::message::{answer_bytes, query_bytes, RecordType as Qtype};
 
     #[test]
     fn a_query_has_the_simulators_size_and_an_answer_keeps_its_order() {
@@ -71,12 +71,25 @@ mod tests {
             m.add_answer(Record::from_rdata(name.clone(), 30 - k as u32, RData::A(A(ip.into()))));
         }
         let bytes = m.to_vec().unwrap();
-        assert_eq!(bytes.len() as u32, answer_bytes("cdn.example", 2), "names compressed to a pointer (RFC 1035 §4.1.4)");
+        assert_eq!(bytes.len() as u32, answer_bytes("cdn.example", 2, Qtype::A), "names compressed to a pointer (RFC 1035 §4.1.4)");
         assert_eq!(answer(&bytes).unwrap(), (7, Reply::Addresses(vec![[10, 0, 0, 3].into(), [10, 0, 0, 1].into()], 29)));
         m.set_response_code(ResponseCode::NXDomain);
         m.take_answers();
         assert_eq!(answer(&m.to_vec().unwrap()).unwrap(), (7, Reply::NxDomain));
         assert!(answer(&q).is_err(), "a query is not an answer");
         assert!(answer(&[1, 2, 3]).is_err());
+    }
+
+    /// The simulator's AAAA sizes (RFC 3596 §2.2) against hickory's encoder:
+    /// an AAAA query is as long as an A query, each AAAA record 28 bytes.
+    #[test]
+    fn an_aaaa_answer_has_the_simulators_size() {
+        let name = Name::from_ascii("cdn.example").unwrap();
+        let mut m = Message::new();
+        m.set_id(7).set_message_type(MessageType::Response).set_op_code(OpCode::Query).set_recursion_desired(true);
+        m.add_query(Query::query(name.clone(), RecordType::AAAA));
+        assert_eq!(m.to_vec().unwrap().len() as u32, query_bytes("cdn.example"));
+        m.add_answer(Record::from_rdata(name, 30, RData::AAAA(hickory_proto::rr::rdata::AAAA("fd00::1".parse().unwrap()))));
+        assert_eq!(m.to_vec().unwrap().len() as u32, answer_bytes("cdn.example", 1, Qtype::Aaaa));
     }
 }

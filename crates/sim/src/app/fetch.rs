@@ -15,6 +15,7 @@
 //! The world moves the requests and responses (`world/sessions.rs`).
 
 use super::ranges::Ranges;
+use crate::net::family::Family;
 use crate::net::NodeId;
 use crate::time::Time;
 
@@ -34,8 +35,10 @@ pub struct FetchModel {
     pub request_bytes: u32,
     pub start: Time,
     pub policy: Policy,
-    /// The client interface the default policy connects over.
+    /// The client interface the default policy connects over, and the IP
+    /// version (IPv4 unless the scenario asks for IPv6).
     pub prefer: u16,
+    pub family: Family,
     /// For a content served under a domain, the resolver the default policy
     /// asks (the phone's system resolver); its answer's first reachable
     /// mirror is the one it connects to.
@@ -73,13 +76,16 @@ impl Policy {
 }
 
 /// A candidate connection: a dormant single-path TCP connection from
-/// `mirror` to the client's interface `iface`, the world's flow `flow`.
-/// A page keeps up to its per-server limit of them to one mirror over one
-/// interface, told apart by `lane` (0 for a fetch session's only one).
+/// `mirror` to the client's interface `iface` over IP version `family`,
+/// the world's flow `flow`. A fetch session has one per (mirror,
+/// interface, family) where both ends have the family; a page keeps up to
+/// its per-server limit of IPv4 ones to one mirror over one interface,
+/// told apart by `lane` (0 for a fetch session's).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Candidate {
     pub mirror: NodeId,
     pub iface: u16,
+    pub family: Family,
     pub lane: u16,
     pub flow: u32,
 }
@@ -217,6 +223,7 @@ mod tests {
             start: Time::ZERO,
             policy: Policy::Default,
             prefer: 0,
+            family: Family::V4,
             resolver: None,
             candidates: Vec::new(),
             page: None,

@@ -20,7 +20,7 @@ pub fn tables(model: &Model, sessions: &[(&Fetch, u64)], opened: impl Fn(u32) ->
     let (mut probes, mut probe_bytes, mut resent, mut error) = (vec![], vec![], vec![], vec![]);
     let (mut r_session, mut r_id, mut r_kind, mut r_off, mut r_len) = (vec![], vec![], vec![], vec![], vec![]);
     let (mut r_flow, mut r_mirror, mut r_iface, mut r_sent, mut r_done) = (vec![], vec![], vec![], vec![], vec![]);
-    let mut r_first = vec![];
+    let (mut r_first, mut r_family) = (vec![], vec![]);
     for (s, (m, session)) in model.fetches.iter().zip(sessions).enumerate() {
         let f = session.0;
         let is_probe = |r: &&SessionRequest| r.ask == Ask::Probe;
@@ -54,6 +54,7 @@ pub fn tables(model: &Model, sessions: &[(&Fetch, u64)], opened: impl Fn(u32) ->
             r_flow.push(r.conn);
             r_mirror.push(node(k.mirror));
             r_iface.push(model.nodes[m.client as usize].interfaces[k.iface as usize].clone());
+            r_family.push(k.family.name().to_string());
             r_sent.push(r.sent_at.secs());
             r_first.push(r.first_byte_at.map(Time::secs));
             r_done.push(r.done_at.map(Time::secs));
@@ -84,7 +85,10 @@ pub fn tables(model: &Model, sessions: &[(&Fetch, u64)], opened: impl Fn(u32) ->
         .col("bytes", Column::U64(r_len))
         .col("flow_id", Column::U32(r_flow))
         .col("mirror", Column::Str(r_mirror))
-        .col("interface", Column::Str(r_iface))
+        .col("interface", Column::Str(r_iface));
+    // A scenario with IPv6 links: each request's connection's IP version.
+    let requests = if model.has_v6() { requests.col("family", Column::Str(r_family)) } else { requests };
+    let requests = requests
         .col("sent_s", Column::F64(r_sent))
         .col("first_byte_s", Column::OptF64(r_first))
         .col("done_s", Column::OptF64(r_done));

@@ -43,6 +43,9 @@ struct Conn {
     /// Window scale shift (RFC 7323 §2): the least that fits the receive buffer in 16 bits, at most 14.
     wscale: u8,
     rcv_buffer: u64,
+    /// Its segments' header bytes: `sim.header_bytes`, 20 more over IPv6
+    /// (written as IPv4 frames all the same: docs/scenario.md, `families`).
+    header_bytes: u32,
 }
 
 pub struct Frames {
@@ -50,8 +53,6 @@ pub struct Frames {
     conns: Vec<Conn>,
     /// Nodes that run a DNS resolver (their UDP port is 53).
     resolver: Vec<bool>,
-    /// `sim.header_bytes`: a request's payload is its size less these.
-    header_bytes: u32,
     options: Vec<u8>,
     zeros: Vec<u8>,
     buf: Vec<u8>,
@@ -71,6 +72,7 @@ impl Frames {
                     mss_option: (f.tcp.mss as u64 + model.header_bytes.saturating_sub(40) as u64).min(u16::MAX as u64) as u16,
                     wscale,
                     rcv_buffer: f.tcp.rcv_buffer,
+                    header_bytes: f.family.header_bytes(model.header_bytes),
                 }
             })
             .collect();
@@ -82,7 +84,6 @@ impl Frames {
             addresses,
             conns,
             resolver,
-            header_bytes: model.header_bytes,
             options: Vec::with_capacity(MAX_OPTIONS),
             zeros: Vec::new(),
             buf: Vec::with_capacity(256),
@@ -101,7 +102,7 @@ impl Frames {
         let payload = match p.kind {
             Kind::Datagram => p.len as usize,
             Kind::Control => p.size.saturating_sub(20) as usize,
-            Kind::Request => p.size.saturating_sub(self.header_bytes) as usize,
+            Kind::Request => p.size.saturating_sub(self.conns[p.flow as usize].header_bytes) as usize,
             _ => p.len as usize,
         };
         if self.zeros.len() < payload {

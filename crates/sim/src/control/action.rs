@@ -61,8 +61,10 @@ pub enum Action {
     Resolve { resolver: String, domain: String, interface: Option<u16> },
     /// Open a fetch session's connection to `mirror` (a host of the
     /// content's lookup, by name) over this host's interface
-    /// `local_interface`: a single-path TCP handshake from that interface.
-    OpenConnection { session: SessionId, mirror: String, local_interface: u16 },
+    /// `local_interface` over IP version `family`: a single-path TCP
+    /// handshake from that interface (IPv6 where the scenario gives both
+    /// ends and every link between them IPv6, docs/scenario.md).
+    OpenConnection { session: SessionId, mirror: String, local_interface: u16, family: crate::net::family::Family },
     /// Close a fetch session's connection (neither its current one nor one
     /// with responses under way).
     CloseConnection { conn: ConnId },
@@ -192,7 +194,10 @@ impl Action {
                 Some(i) => format!("{domain} at {resolver} over interface {i}"),
                 None => format!("{domain} at {resolver}"),
             },
-            Action::OpenConnection { session, mirror, local_interface } => format!("session {session}: {mirror} over local {local_interface}"),
+            Action::OpenConnection { session, mirror, local_interface, family } => {
+                let v6 = if *family == crate::net::family::Family::V6 { " (v6)" } else { "" };
+                format!("session {session}: {mirror} over local {local_interface}{v6}")
+            }
             Action::CloseConnection { .. } => String::new(),
             Action::Steer { session, .. } => format!("session {session}"),
             Action::Probe { request_bytes, response_bytes, .. } => format!("{request_bytes} -> {response_bytes} bytes"),

@@ -71,12 +71,15 @@ pub enum Event {
     /// (docs/dns.md): the resolver's and the mirrors' names, the mirrors in
     /// the resolver's order (empty if `failed`), how long it may be cached
     /// (what is left of the TTL for an answer from the cache), and the time
-    /// from the action to the answer (zero from the cache).
+    /// from the action to the answer (zero from the cache). `mirrors` are
+    /// the A records', `mirrors_v6` the AAAA records' (asked by a host with
+    /// an IPv6 address only; docs/dns.md).
     DnsAnswer {
         resolver: String,
         domain: String,
         interface: u16,
         mirrors: Vec<String>,
+        mirrors_v6: Vec<String>,
         ttl: Time,
         from_cache: bool,
         elapsed: Time,

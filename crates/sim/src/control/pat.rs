@@ -31,6 +31,13 @@
 //!   decision is made at its end on the estimates then known.
 //! - `hysteresis`: a candidate must beat the current estimate by this
 //!   fraction (the printed rule, 0, remaps on any difference).
+//! - IPv4 and IPv6 (the paper's Path Navigator connects "over every
+//!   interface … IPv4 and IPv6"): a connection per (mirror, interface,
+//!   family), IPv6 where the interface has an IPv6 address and the mirror
+//!   is in the lookup's AAAA answer (and, for a content without a domain,
+//!   reachable over IPv6). Each is one more candidate with its own RTT; no
+//!   preference between families (RFC 6724's for IPv6 is a default for
+//!   address selection, which PAT's RTT comparison replaces).
 //! - `max_connections`; `min_signal_dbm`: no new connection over an
 //!   interface whose signal hint is below it (§V-B, "restricts
 //!   applications from establishing a TCP connection over the poor
@@ -42,6 +49,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use super::view::SessionView;
 use super::{Action, ActionKind, Built, ConnId, Controller, Event, Host, SessionId, View};
 use crate::cc::params::Params;
+use crate::net::family::Family;
 use crate::time::Time;
 
 /// The decision timer's token.
@@ -70,8 +78,8 @@ pub struct Pat {
 struct SessionState {
     /// Empty for a content without a domain.
     domain: String,
-    /// (mirror, local interface) pairs asked for.
-    opened: BTreeSet<(String, u16)>,
+    /// (mirror, local interface, family) asked for.
+    opened: BTreeSet<(String, u16, Family)>,
 }
 
 pub fn build(p: &mut Params, _host: &Host) -> Built {
@@ -123,22 +131,26 @@ impl Pat {
 
     /// Algorithm 1's `CreateConnection` for the mirrors of one answer: a
     /// connection to each over every interface that is up and not of poor
-    /// quality, up to `max_connections` per session. A connection the
-    /// session shares already (a page's objects share their page's) is
-    /// not asked for again.
-    fn connect(&mut self, session: SessionId, mirrors: &[String], view: &View, out: &mut Vec<Action>) {
+    /// quality, over IPv4, and over IPv6 too for the mirrors of
+    /// `mirrors_v6` from interfaces with an IPv6 address, up to
+    /// `max_connections` per session. A connection the session shares
+    /// already (a page's objects share their page's) is not asked for again.
+    fn connect(&mut self, session: SessionId, mirrors: &[String], mirrors_v6: &[String], view: &View, out: &mut Vec<Action>) {
         let Some(state) = self.sessions.get_mut(&session) else { return };
         let shared = view.sessions.iter().filter(|s| s.id == session).flat_map(|s| &s.connections);
-        state.opened.extend(shared.filter_map(|&c| view.connection(c)?.fetch.as_ref()).map(|f| (f.mirror.clone(), f.local_interface)));
+        state.opened.extend(shared.filter_map(|&c| view.connection(c)?.fetch.as_ref()).map(|f| (f.mirror.clone(), f.local_interface, f.family)));
         for mirror in mirrors {
             for (i, iface) in view.interfaces.iter().enumerate() {
                 let poor = self.min_signal_dbm.is_some_and(|min| iface.signal_dbm.is_some_and(|s| s < min));
-                let key = (mirror.clone(), i as u16);
-                if !iface.up || poor || state.opened.contains(&key) || state.opened.len() >= self.max_connections {
-                    continue;
+                let v6 = iface.v6 && mirrors_v6.contains(mirror);
+                for family in Family::ALL.into_iter().filter(|&f| f == Family::V4 || v6) {
+                    let key = (mirror.clone(), i as u16, family);
+                    if !iface.up || poor || state.opened.contains(&key) || state.opened.len() >= self.max_connections {
+                        continue;
+                    }
+                    state.opened.insert(key);
+                    out.push(Action::OpenConnection { session, mirror: mirror.clone(), local_interface: i as u16, family });
                 }
-                state.opened.insert(key);
-                out.push(Action::OpenConnection { session, mirror: mirror.clone(), local_interface: i as u16 });
             }
         }
     }
@@ -186,10 +198,14 @@ impl Pat {
     }
 }
 
-/// "m1 over wlan0": a fetch connection's mirror and client interface.
+/// "m1 over wlan0" ("m1 over wlan0 v6"): a fetch connection's mirror,
+/// client interface, and family if IPv6.
 fn describe(view: &View, conn: ConnId) -> String {
     match view.connection(conn).and_then(|c| c.fetch.as_ref()) {
-        Some(f) => format!("{} over {}", f.mirror, view.interfaces.get(f.local_interface as usize).map_or("?", |i| i.name.as_str())),
+        Some(f) => {
+            let iface = view.interfaces.get(f.local_interface as usize).map_or("?", |i| i.name.as_str());
+            format!("{} over {iface}{}", f.mirror, if f.family == Family::V6 { " v6" } else { "" })
+        }
         None => "?".to_string(),
     }
 }
@@ -210,7 +226,7 @@ impl Controller for Pat {
                 }
                 let Some(domain) = s.domain.clone() else {
                     self.sessions.insert(*session, SessionState::default());
-                    self.connect(*session, &s.mirrors, view, out);
+                    self.connect(*session, &s.mirrors, &s.mirrors_v6, view, out);
                     return;
                 };
                 if self.resolvers.is_empty() {
@@ -225,10 +241,10 @@ impl Controller for Pat {
                 }
                 self.sessions.insert(*session, SessionState { domain, opened: BTreeSet::new() });
             }
-            Event::DnsAnswer { domain, mirrors, failed: None, .. } => {
+            Event::DnsAnswer { domain, mirrors, mirrors_v6, failed: None, .. } => {
                 let waiting: Vec<SessionId> = self.sessions.iter().filter(|(_, s)| !s.domain.is_empty() && &s.domain == domain).map(|(&id, _)| id).collect();
                 for session in waiting {
-                    self.connect(session, mirrors, view, out);
+                    self.connect(session, mirrors, mirrors_v6, view, out);
                 }
             }
             // The handshake is the first RTT sample; the first connection

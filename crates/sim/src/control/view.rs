@@ -63,6 +63,8 @@ pub struct InterfaceView {
     pub bandwidth_bps: Option<f64>,
     /// Its data limit (`DataLimit` hint) has been reached.
     pub over_data_limit: bool,
+    /// It has an IPv6 address as well as an IPv4 one (its link's `families`).
+    pub v6: bool,
 }
 
 /// This host's role in a connection's data transfer.
@@ -147,8 +149,10 @@ pub struct SessionView {
     /// The domain the content is served under, if any (its mirrors are then
     /// found by lookups, `Action::Resolve`).
     pub domain: Option<String>,
-    /// The servers holding the content, in the scenario's order.
+    /// The servers holding the content, in the scenario's order, and those
+    /// of them the session can reach over IPv6 from some interface.
     pub mirrors: Vec<String>,
+    pub mirrors_v6: Vec<String>,
     /// Where the next content requests go (None before the first steer).
     pub current: Option<ConnId>,
     /// Its connections opened and not closed.
@@ -166,8 +170,9 @@ pub struct SessionView {
 pub struct FetchConnView {
     pub session: SessionId,
     pub mirror: String,
-    /// The client interface it is pinned to.
+    /// The client interface it is pinned to, and its IP version.
     pub local_interface: u16,
+    pub family: crate::net::family::Family,
     /// RTT from the client's own samples: the handshake (SYN to SYN-ACK)
     /// and probes, smoothed as RFC 6298 §2 does; and the least of them.
     pub srtt: Option<Time>,

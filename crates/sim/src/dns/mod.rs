@@ -10,7 +10,7 @@ pub mod message;
 pub mod resolver;
 pub mod stub;
 
-pub use message::Message;
+pub use message::{Message, RecordType};
 pub use resolver::{Resolver, Zone};
 pub use stub::{Stub, StubConfig};
 
@@ -45,8 +45,11 @@ pub struct Answer {
     pub domain: String,
     /// The host's interface the query left by (and the answer came back to).
     pub interface: u16,
-    /// In the resolver's order; empty on a failure.
+    /// In the resolver's order; empty on a failure. `mirrors` from the A
+    /// records, `mirrors_v6` from the AAAA records (asked by a host with an
+    /// IPv6 address only).
     pub mirrors: Vec<NodeId>,
+    pub mirrors_v6: Vec<NodeId>,
     /// How long the answer may still be cached: the record's TTL, or what
     /// is left of it for an answer from the cache.
     pub ttl: Time,

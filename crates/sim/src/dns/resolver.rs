@@ -9,6 +9,7 @@
 
 use std::collections::BTreeMap;
 
+use super::message::RecordType;
 use crate::net::NodeId;
 use crate::time::Time;
 
@@ -34,11 +35,19 @@ pub struct Zone {
 }
 
 impl Resolver {
-    /// The answer to a query for `domain` from a client interface named
-    /// `interface`: (mirrors, TTL), or None for a domain it does not serve.
-    pub fn answer(&self, domain: &str, interface: &str) -> Option<(Vec<NodeId>, Time)> {
+    /// The answer to a query of type `rtype` for `domain` from a client
+    /// interface named `interface`: (mirrors, TTL), or None for a domain it
+    /// does not serve. An A answer names every mirror; an AAAA answer the
+    /// mirrors with an IPv6 address (`has_v6`), in the same order, as a
+    /// zone publishes AAAA records for its dual-stack servers only; none
+    /// is an empty answer (NODATA, RFC 2308 §2.2).
+    pub fn answer(&self, domain: &str, interface: &str, rtype: RecordType, has_v6: impl Fn(NodeId) -> bool) -> Option<(Vec<NodeId>, Time)> {
         let zone = self.zones.get(domain.strip_suffix('.').unwrap_or(domain))?;
         let mirrors = zone.by_interface.get(interface).unwrap_or(&zone.mirrors);
-        Some((mirrors.clone(), zone.ttl))
+        let mirrors = match rtype {
+            RecordType::A => mirrors.clone(),
+            RecordType::Aaaa => mirrors.iter().copied().filter(|&m| has_v6(m)).collect(),
+        };
+        Some((mirrors, zone.ttl))
     }
 }

@@ -41,6 +41,7 @@ use super::send_queue::SendQueue;
 use super::timers::SubflowTimers;
 use super::MptcpConfig;
 use crate::engine::Seeds;
+use crate::net::family::Family;
 use crate::net::mtu::{announced_mss, payload_under};
 use crate::net::packet::{Kind, Packet};
 use crate::net::NodeId;
@@ -503,7 +504,7 @@ impl MptcpSender {
     /// A receiver's `SetMss` comes on top, in the SYN-ACK.
     fn path_mss(&self, local: u16, remote: u16) -> u32 {
         let mtu = self.local_mtus[local as usize].min(self.remote_mtus[remote as usize]);
-        payload_under(announced_mss(mtu), self.header_bytes)
+        payload_under(announced_mss(mtu, Family::V4), self.header_bytes, Family::V4)
     }
 
     fn end_subflow(&mut self, id: usize, state: SubflowState, now: Time) {

@@ -5,6 +5,7 @@ pub mod capacity;
 pub mod cell;
 pub mod datagram;
 pub mod delay;
+pub mod family;
 pub mod interfaces;
 pub mod link;
 pub mod loss;

@@ -16,6 +16,8 @@
 //! or black-hole, RFC 2923 §2.1). A scenario's links and flows meet these
 //! rules in `scenario::mtu`.
 
+use super::family::Family;
+
 /// Ethernet's MTU, a link's default.
 pub const DEFAULT_MTU: u32 = 1500;
 /// The smallest MTU an IPv4 module must accept without fragmenting (RFC 791).
@@ -23,20 +25,21 @@ pub const MIN_MTU: u32 = 68;
 /// The largest IPv4 packet (RFC 791's 16-bit total length).
 pub const MAX_MTU: u32 = 65535;
 /// The fixed IPv4 and TCP headers, what an MSS option leaves out of the MTU
-/// (RFC 9293 §3.7.1, RFC 6691).
+/// (RFC 9293 §3.7.1, RFC 6691); IPv6's are 60 (`Family::ip_tcp_headers`).
 pub const IP_TCP_HEADERS: u32 = 40;
 
-/// The MSS option an interface of MTU `mtu` announces: MTU − 40.
-pub fn announced_mss(mtu: u32) -> u32 {
-    mtu - IP_TCP_HEADERS
+/// The MSS option an interface of MTU `mtu` announces: MTU − 40 over
+/// IPv4, MTU − 60 over IPv6 (`net::family`).
+pub fn announced_mss(mtu: u32, family: Family) -> u32 {
+    mtu - family.ip_tcp_headers()
 }
 
 /// Payload bytes per segment under an announced MSS `mss` when every
-/// segment carries `header_bytes` of headers and options: the options
-/// beyond the fixed 40 bytes come off (RFC 9293 §3.7.1's "effective send
-/// MSS"), and at least one byte is left.
-pub fn payload_under(mss: u32, header_bytes: u32) -> u32 {
-    mss.saturating_sub(header_bytes.saturating_sub(IP_TCP_HEADERS)).max(1)
+/// segment carries `header_bytes` of headers and options over `family`:
+/// the options beyond the fixed IP and TCP headers come off (RFC 9293
+/// §3.7.1's "effective send MSS"), and at least one byte is left.
+pub fn payload_under(mss: u32, header_bytes: u32, family: Family) -> u32 {
+    mss.saturating_sub(header_bytes.saturating_sub(family.ip_tcp_headers())).max(1)
 }
 
 #[cfg(test)]
@@ -45,10 +48,17 @@ mod tests {
 
     #[test]
     fn ethernet_with_timestamps_leaves_1448_bytes() {
-        assert_eq!(announced_mss(DEFAULT_MTU), 1460);
-        assert_eq!(payload_under(1460, 52), 1448);
-        assert_eq!(payload_under(1400, 52), 1388);
+        assert_eq!(announced_mss(DEFAULT_MTU, Family::V4), 1460);
+        assert_eq!(payload_under(1460, 52, Family::V4), 1448);
+        assert_eq!(payload_under(1400, 52, Family::V4), 1388);
         // Headers without options: the MSS is the payload.
-        assert_eq!(payload_under(1460, 40), 1460);
+        assert_eq!(payload_under(1460, 40, Family::V4), 1460);
+    }
+
+    #[test]
+    fn ethernet_over_ipv6_leaves_1428_bytes() {
+        // RFC 8200 §8.3: MTU − 60; the same 12 bytes of timestamps come off.
+        assert_eq!(announced_mss(DEFAULT_MTU, Family::V6), 1440);
+        assert_eq!(payload_under(1440, Family::V6.header_bytes(52), Family::V6), 1428);
     }
 }

@@ -189,6 +189,7 @@ fn entry(a: &ArrivalSpec, i: usize, duration: Time, seeds: &Seeds, hosts: &[&str
             policy: a.policy.clone(),
             prefer: a.prefer.clone(),
             resolver: None,
+            family: None,
             tcp: a.tcp.clone(),
         };
         out.fetches.push((at_field, fetch));

@@ -17,6 +17,7 @@ use crate::cc;
 use crate::engine::Seeds;
 use crate::net::capacity::{Capacity, CellShare, MahimahiLink};
 use crate::net::delay::Delay;
+use crate::net::family::{Family, IPV6_MIN_MTU};
 use crate::net::mtu;
 use crate::net::queue::QueueLimit;
 use crate::net::routing::{Edge, Routes};
@@ -296,7 +297,33 @@ fn build_link(
     }
     let name = l.name.clone().unwrap_or_else(|| format!("{}-{}", nodes[a as usize].name, nodes[b as usize].name));
     let mtu = l.mtu.unwrap_or(mtu::DEFAULT_MTU);
-    Some(LinkModel { name, a, b, a_interface: a_if, b_interface: b_if, dirs: [ab?, ba?], events, mtu })
+    let v6 = families(l.families.as_deref(), field, mtu, p);
+    Some(LinkModel { name, a, b, a_interface: a_if, b_interface: b_if, dirs: [ab?, ba?], events, mtu, v6 })
+}
+
+/// A link's `families`: whether it carries IPv6 besides IPv4. IPv4 is
+/// always there (DNS, MPTCP and every other transport run over it; an
+/// IPv6-only link is not modelled), and an IPv6 link's MTU is at least
+/// 1280 bytes (RFC 8200 §5).
+fn families(spec: Option<&[String]>, field: &str, mtu: u32, p: &mut Problems) -> bool {
+    let Some(names) = spec else { return false };
+    let field = format!("{field}.families");
+    let mut seen = Vec::new();
+    for name in names {
+        match Family::parse(name) {
+            None => p.add(&field, format!("unknown family '{name}' (known: v4, v6)")),
+            Some(f) if seen.contains(&f) => p.add(&field, format!("'{name}' is listed twice")),
+            Some(f) => seen.push(f),
+        }
+    }
+    if !seen.contains(&Family::V4) && seen.len() == names.len() {
+        p.add(&field, "must include \"v4\": IPv6-only links are not modelled (DNS and every transport but single-path TCP run over IPv4)");
+    }
+    let v6 = seen.contains(&Family::V6);
+    if v6 && mtu < IPV6_MIN_MTU {
+        p.add(&field, format!("IPv6 needs an MTU of at least {IPV6_MIN_MTU} bytes (RFC 8200 §5), the link's is {mtu}"));
+    }
+    v6
 }
 
 /// An MTU within IPv4's bounds that leaves room for a segment's payload.
@@ -757,6 +784,7 @@ fn expand_flow(
                     inrpp_timeout_open_loop: f.inrpp.as_ref().is_none_or(|a| a.timeout_open_loop),
                     app: app.clone().map(|a| AppModel { name: if a.name.is_empty() { name.clone() } else { sub(&a.name) }, ..a }),
                     fetch: None,
+                    family: Family::V4,
                     name,
                 },
                 src: sub(&f.src),
@@ -859,6 +887,7 @@ fn expand_workload(
                     inrpp_timeout_open_loop: true,
                     app: None,
                     fetch: None,
+                    family: Family::V4,
                 },
                 src: s.to_string(),
                 dst: d.to_string(),
@@ -937,6 +966,7 @@ fn expand_traffic_matrix(
                     inrpp_timeout_open_loop: true,
                     app: None,
                     fetch: None,
+                    family: Family::V4,
                 },
                 src: s.to_string(),
                 dst: members[d].to_string(),

@@ -1,9 +1,11 @@
 //! `[[contents]]` and `[[fetches]]`: mirrored content and the sessions that
 //! download it in byte ranges (`crate::app::fetch`). Each session's
 //! candidate connections — one per (mirror, client interface) that reaches
-//! the mirror and back — become dormant single-path TCP flows from the
-//! mirror to the client, pinned to that client interface, appended after
-//! the scenario's own flows and named `fetch/mirror/interface`.
+//! the mirror and back, and a second over IPv6 where every link between
+//! them carries it (`scenario::families`) — become dormant single-path TCP
+//! flows from the mirror to the client, pinned to that client interface,
+//! appended after the scenario's own flows and named
+//! `fetch/mirror/interface` (`fetch/mirror/interface/v6`).
 
 use std::collections::{HashMap, HashSet};
 
@@ -11,11 +13,13 @@ use serde::Deserialize;
 
 use super::build::{resolve_tcp, suggest};
 use super::error::Problems;
+use super::families::{has_v6, v6_path};
 use super::model::{FlowModel, NodeModel};
 use super::mptcp::Network;
 use super::spec::{NodeKind, Scenario, TcpSpec};
 use crate::app::content::ContentModel;
 use crate::app::fetch::{Candidate, FetchModel, Policy};
+use crate::net::family::Family;
 use crate::net::NodeId;
 use crate::tcp::TcpConfig;
 use crate::time::Time;
@@ -57,6 +61,8 @@ pub struct FetchSpec {
     /// For a content with a domain: the resolver the default policy asks
     /// (default the first `[[resolvers]]` entry).
     pub resolver: Option<String>,
+    /// The IP version the default policy connects over: "v4" (default) or "v6".
+    pub family: Option<String>,
     /// TCP parameters of every candidate connection over `[tcp]`.
     #[serde(default)]
     pub tcp: TcpSpec,
@@ -199,18 +205,25 @@ fn fetch(
     let policy = policy(spec.policy.as_deref(), &format!("{field}.policy"), p);
     let node = &net.nodes[client as usize];
     let prefer = prefer(spec.prefer.as_deref(), &format!("{field}.prefer"), node, p)?;
+    let family = family(spec, field, policy, p);
     let mut candidates = Vec::new();
     for (mirror, k) in reaching(c, client, field, net, check_routes, p) {
-        candidates.push(Candidate { mirror, iface: k, lane: 0, flow: 0 });
+        candidates.push(Candidate { mirror, iface: k, family: Family::V4, lane: 0, flow: 0 });
+        if check_routes && v6_path(net, client, k, mirror) {
+            candidates.push(Candidate { mirror, iface: k, family: Family::V6, lane: 0, flow: 0 });
+        }
     }
     if policy == Policy::Default && !candidates.iter().any(|k| k.iface == prefer) {
         p.add(format!("{field}.prefer"), format!("no mirror of '{}' is reachable over '{}'", c.name, node.interfaces[prefer as usize]));
+    } else if policy == Policy::Default && check_routes && !candidates.iter().any(|k| k.iface == prefer && k.family == family) {
+        p.add(format!("{field}.family"), no_v6_path(c, client, prefer, net));
     }
     if p.list.len() != before {
         return None;
     }
     for k in &mut candidates {
-        let flow_name = format!("{name}/{}/{}", net.nodes[k.mirror as usize].name, node.interfaces[k.iface as usize]);
+        let v6 = if k.family == Family::V6 { "/v6" } else { "" };
+        let flow_name = format!("{name}/{}/{}{v6}", net.nodes[k.mirror as usize].name, node.interfaces[k.iface as usize]);
         if !names.insert(flow_name.clone()) {
             p.add(format!("{field}.name"), format!("its connection '{flow_name}' has the name of another flow"));
         }
@@ -220,7 +233,38 @@ fn fetch(
     let resolver = c.domain.as_ref().map(|_| spec.resolver.clone().unwrap_or_default());
     let request_bytes = request as u32;
     let bytes = c.bytes;
-    Some(FetchModel { name, client, content, bytes, chunk, pipeline, request_bytes, start, policy, prefer, resolver, candidates, page: None, after: None })
+    Some(FetchModel { name, client, content, bytes, chunk, pipeline, request_bytes, start, policy, prefer, family, resolver, candidates, page: None, after: None })
+}
+
+/// The default policy's IP version (`family`): IPv4 unless the scenario
+/// says "v6"; under a controller the controller chooses each connection's.
+fn family(spec: &FetchSpec, field: &str, policy: Policy, p: &mut Problems) -> Family {
+    let Some(name) = spec.family.as_deref() else { return Family::V4 };
+    match Family::parse(name) {
+        None => {
+            p.add(format!("{field}.family"), format!("unknown family '{name}' (known: v4, v6)"));
+            Family::V4
+        }
+        Some(_) if policy != Policy::Default => {
+            p.add(format!("{field}.family"), "applies to policy \"default\" only (a controller picks each connection's family)");
+            Family::V4
+        }
+        Some(f) => f,
+    }
+}
+
+/// Why no mirror of `c` is reachable over IPv6 from interface `k` of `client`.
+fn no_v6_path(c: &ContentModel, client: NodeId, k: u16, net: &Network) -> String {
+    let (node, iface) = (&net.nodes[client as usize], net.ifaces.get(client, k));
+    let link = &net.links[iface.link as usize];
+    let without: Vec<&str> = c.mirrors.iter().filter(|&&m| !has_v6(net, m)).map(|&m| net.nodes[m as usize].name.as_str()).collect();
+    if !link.v6 {
+        format!("\"v6\" over '{}' of '{}', whose link '{}' carries IPv4 only (add families = [\"v4\", \"v6\"] to it)", node.interfaces[k as usize], node.name, link.name)
+    } else if without.len() == c.mirrors.len() {
+        format!("\"v6\", but no mirror of '{}' has an IPv6 address ({})", c.name, without.join(", "))
+    } else {
+        format!("\"v6\", but no mirror of '{}' is reachable over IPv6 from '{}' (a link on the way carries IPv4 only)", c.name, node.interfaces[k as usize])
+    }
 }
 
 /// `client`: a host of the scenario.
@@ -295,7 +339,7 @@ pub(super) fn reaching(c: &ContentModel, client: NodeId, field: &str, net: &Netw
 }
 
 /// A session's candidate connection `k` as a dormant flow: single-path TCP
-/// from the mirror to the client, pinned to the client's interface.
+/// from the mirror to the client over `k`'s family, pinned to the client's interface.
 pub(super) fn connection(name: String, k: &Candidate, client: NodeId, start: Time, tcp: &TcpConfig, session: u32) -> FlowModel {
     FlowModel {
         name,
@@ -304,6 +348,7 @@ pub(super) fn connection(name: String, k: &Candidate, client: NodeId, start: Tim
         client,
         src_if: None,
         dst_if: Some(k.iface),
+        family: k.family,
         size: None,
         start,
         after: None,

@@ -7,6 +7,7 @@ pub mod cells;
 pub mod controllers;
 pub mod devices;
 pub mod error;
+pub mod families;
 pub mod arrivals;
 pub mod fetches;
 pub mod pages;

@@ -106,6 +106,8 @@ pub struct LinkModel {
     pub events: Vec<(Time, bool)>,
     /// The largest IP packet both its interfaces carry, bytes (`net::mtu`).
     pub mtu: u32,
+    /// Its interfaces have IPv6 addresses as well as IPv4 ones (`families`).
+    pub v6: bool,
 }
 
 #[derive(Clone)]
@@ -152,9 +154,16 @@ pub struct FlowModel {
     /// A candidate connection of this fetch session (`Model::fetches`):
     /// dormant until the session or a controller opens it.
     pub fetch: Option<u32>,
+    /// The IP version it runs over (IPv6: fetch connections only).
+    pub family: crate::net::family::Family,
 }
 
 impl Model {
+    /// Whether any link carries IPv6: results then show each connection's family.
+    pub fn has_v6(&self) -> bool {
+        self.links.iter().any(|l| l.v6)
+    }
+
     /// The name of direction `d` (0: a→b, 1: b→a) of link `link`, "link:from>to":
     /// the `name` column of the links table, and the root of the direction's
     /// random-stream names (the kernel lab's emulator draws from the same ones).

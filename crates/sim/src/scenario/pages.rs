@@ -17,6 +17,7 @@ use super::spec::TcpSpec;
 use crate::app::content::ContentModel;
 use crate::app::fetch::{Candidate, FetchModel, Policy};
 use crate::app::page::{depths, PageModel, PageObject, PER_SERVER};
+use crate::net::family::Family;
 use crate::net::NodeId;
 use crate::tcp::TcpConfig;
 use crate::time::Time;
@@ -180,7 +181,7 @@ fn page(
         }
         for &(mirror, iface) in &pairs {
             if !pool.iter().any(|k| (k.mirror, k.iface) == (mirror, iface)) {
-                pool.extend((0..lanes).map(|lane| Candidate { mirror, iface, lane, flow: 0 }));
+                pool.extend((0..lanes).map(|lane| Candidate { mirror, iface, family: Family::V4, lane, flow: 0 }));
             }
         }
         reach.push(pairs);
@@ -215,6 +216,7 @@ fn page(
             start,
             policy,
             prefer,
+            family: Family::V4,
             // `check_dns` names it.
             resolver: None,
             candidates,

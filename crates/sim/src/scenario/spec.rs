@@ -431,6 +431,9 @@ pub struct LinkSpec {
     pub capacity: Option<CapacitySpec>,
     /// MTU of both its interfaces, bytes (default 1500, Ethernet; `net::mtu`).
     pub mtu: Option<u32>,
+    /// The IP versions its two interfaces have addresses of: `["v4"]` (the
+    /// default) or `["v4", "v6"]` (`net::family`).
+    pub families: Option<Vec<String>>,
     #[serde(default)]
     pub a_to_b: DirectionSpec,
     #[serde(default)]

@@ -38,6 +38,7 @@ use std::collections::VecDeque;
 use crate::cc::{self, AckInfo, CcState, Congestion, CongestionControl};
 use crate::tcp::sender_timers::{self, Due, Expiry, SenderTimers};
 use crate::engine::RngStream;
+use crate::net::family::Family;
 use crate::net::packet::{Dss, Kind, Packet};
 use crate::net::NodeId;
 use crate::tcp::cwnd_usage::CwndUsage;
@@ -106,6 +107,9 @@ pub struct TcpSender {
     src: NodeId,
     dst: NodeId,
     header_bytes: u32,
+    /// The IP version it runs over (`net::family`): which fixed headers the
+    /// peer's MSS option leaves out.
+    family: Family,
     cfg: TcpConfig,
     cc: Box<dyn CongestionControl>,
     pub ccs: CcState,
@@ -178,6 +182,7 @@ impl TcpSender {
             src,
             dst,
             header_bytes,
+            family: Family::V4,
             cc,
             ccs,
             rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
@@ -341,7 +346,7 @@ impl TcpSender {
                 }
                 self.timers.rto.cancel();
                 if p.mss != 0 {
-                    self.cap_mss(crate::net::mtu::payload_under(p.mss as u32, self.header_bytes));
+                    self.cap_mss(crate::net::mtu::payload_under(p.mss as u32, self.header_bytes, self.family));
                 }
                 if self.syn_retransmitted {
                     // RFC 5681 §3.1: the initial window is one segment if the SYN was lost.
@@ -353,6 +358,11 @@ impl TcpSender {
             (State::Established, Kind::Ack) => self.on_ack(p, io),
             _ => {}
         }
+    }
+
+    /// Runs over `family` (IPv4 by default): set before the handshake.
+    pub fn set_family(&mut self, family: Family) {
+        self.family = family;
     }
 
     /// Caps the payload per segment at `payload` bytes: the peer's MSS

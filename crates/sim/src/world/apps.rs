@@ -64,7 +64,8 @@ impl World<'_> {
     pub(super) fn send_request(&mut self, flow: u32, id: u32) {
         let bytes = self.exchange(flow).requests[id as usize].ask;
         let f = &self.flows[flow as usize];
-        let mut p = Packet::new(flow, f.dst, f.src, Kind::Request, self.model.header_bytes + bytes);
+        let headers = self.flow_models[flow as usize].family.header_bytes(self.model.header_bytes);
+        let mut p = Packet::new(flow, f.dst, f.src, Kind::Request, headers + bytes);
         p.seq = id as u64;
         if let Sender::Mptcp(s) = &f.sender {
             if let Some(j) = s.fastest_subflow() {

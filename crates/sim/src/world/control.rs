@@ -295,6 +295,7 @@ impl World<'_> {
                     rat: None,
                     bandwidth_bps: None,
                     over_data_limit: false,
+                    v6: self.model.links[i.link as usize].v6,
                 }
             })
             .collect();
@@ -403,7 +404,9 @@ impl World<'_> {
                 let backup = *backup;
                 self.on_subflow(host, *conn, *subflow, move |s, id, io| s.set_backup(id, backup, io))
             }
-            Action::OpenConnection { session, mirror, local_interface } => self.ctl_open_connection(host, *session, mirror, *local_interface).map(|()| None),
+            Action::OpenConnection { session, mirror, local_interface, family } => {
+                self.ctl_open_connection(host, *session, mirror, *local_interface, *family).map(|()| None)
+            }
             Action::CloseConnection { conn } => self.ctl_close_connection(host, *conn).map(|()| None),
             Action::Steer { session, conn } => self.ctl_steer(host, *session, *conn).map(|()| None),
             Action::Probe { conn, request_bytes, response_bytes } => self.ctl_probe(host, *conn, *request_bytes, *response_bytes).map(|()| None),
@@ -471,10 +474,12 @@ impl World<'_> {
         if !m.tcp.handshake {
             return Err("the connection has no handshake (tcp.handshake = false) to announce an MSS in".into());
         }
+        // TCP options are the same over IPv4 and IPv6.
         let options = self.model.header_bytes.saturating_sub(crate::net::mtu::IP_TCP_HEADERS);
         if (mss as u32) <= options {
             return Err(format!("an MSS of {mss} bytes leaves no payload beside the {options} bytes of TCP options"));
         }
+        let family = m.family;
         let f = &mut self.flows[conn as usize];
         if f.sender.opened() {
             return Err("its SYN has left; the MSS it announced stands (set it at connection_opening)".into());
@@ -482,7 +487,7 @@ impl World<'_> {
         if f.dst == host {
             f.receiver.announce_mss(mss);
         } else {
-            f.sender.cap_mss(crate::net::mtu::payload_under(mss as u32, self.model.header_bytes));
+            f.sender.cap_mss(crate::net::mtu::payload_under(mss as u32, family.header_bytes(self.model.header_bytes), family));
         }
         Ok(())
     }

@@ -3,7 +3,9 @@
 //! (`net::datagram`) to the resolver's node; the resolver's answer leaves
 //! after its delay and comes back to the interface that asked; timeouts
 //! resend the query; the caller gets the answer through the function it
-//! passed, and the `dns` table gets a row.
+//! passed, and the `dns` table gets a row. A host with an IPv6 address
+//! asks for AAAA records too, in a second datagram sent with the first
+//! (`dns::stub`).
 //!
 //! Other code looks a name up with [`World::resolve`]:
 //!
@@ -17,9 +19,9 @@
 
 use super::{Event, World};
 use crate::control::Event as CtlEvent;
-use crate::dns::message::{answer_bytes, check_name, query_bytes};
-use crate::dns::stub::{Expiry, Query};
-use crate::dns::{Answer, Failure, Message, Stub, StubConfig};
+use crate::dns::message::{answer_bytes, check_name, query_bytes, RecordType};
+use crate::dns::stub::{Addresses, Expiry, Query};
+use crate::dns::{Answer, Failure, Message, Stub};
 use crate::net::datagram::{self, Bodies, NO_FLOW};
 use crate::net::packet::{Packet, PacketId};
 use crate::net::NodeId;
@@ -55,11 +57,18 @@ pub struct Dns {
     cached: Bodies<(OnAnswer, Answer)>,
     /// Every lookup's answer, in the order handed back: the `dns` table.
     pub log: Vec<Answer>,
+    /// Whether each node has an IPv6 address (a link with `families` v6):
+    /// its stub asks AAAA too, and resolvers answer AAAA records for it.
+    v6: Vec<bool>,
 }
 
 impl Dns {
-    pub fn new(config: StubConfig) -> Dns {
-        Dns { stub: Stub::new(config), bodies: Bodies::default(), outbox: Bodies::default(), cached: Bodies::default(), log: Vec::new() }
+    pub fn new(model: &crate::Model) -> Dns {
+        let mut v6 = vec![false; model.nodes.len()];
+        for l in model.links.iter().filter(|l| l.v6) {
+            (v6[l.a as usize], v6[l.b as usize]) = (true, true);
+        }
+        Dns { stub: Stub::new(model.dns), bodies: Bodies::default(), outbox: Bodies::default(), cached: Bodies::default(), log: Vec::new(), v6 }
     }
 }
 
@@ -72,6 +81,7 @@ pub fn tell_controllers(world: &mut World, a: &Answer) {
         domain: a.domain.clone(),
         interface: a.interface,
         mirrors: a.mirrors.iter().map(|&m| name(m)).collect(),
+        mirrors_v6: a.mirrors_v6.iter().map(|&m| name(m)).collect(),
         ttl: a.ttl,
         from_cache: a.from_cache,
         elapsed: a.elapsed,
@@ -111,13 +121,14 @@ impl World<'_> {
         };
         let domain = domain.strip_suffix('.').unwrap_or(&domain).to_string();
         let now = self.now;
-        if let Some((mirrors, ttl)) = self.dns.stub.cached(host, r as u32, &domain, interface, now) {
+        if let Some((mirrors, mirrors_v6, ttl)) = self.dns.stub.cached(host, r as u32, &domain, interface, now) {
             let answer = Answer {
                 host,
                 resolver: r as u32,
                 domain,
                 interface,
                 mirrors,
+                mirrors_v6,
                 ttl,
                 from_cache: true,
                 asked: now,
@@ -130,26 +141,29 @@ impl World<'_> {
             self.events.schedule(now, Event::DnsCached { slot });
             return Ok(());
         }
-        let query = Query { host, resolver: r as u32, domain, interface, asked: now, sends: 0, done: false, token, reply: then };
+        let query = Query::new(host, r as u32, domain, interface, now, token, then, self.dns.v6[host as usize]);
         let id = self.dns.stub.start(query);
         self.dns_send(id);
         Ok(())
     }
 
-    /// Sends query `id` (again) out of its interface and arms its timeout.
+    /// Sends query `id` (again) out of its interface, one datagram per
+    /// record type still unanswered (AAAA first, then A, back to back), and
+    /// arms its timeout.
     fn dns_send(&mut self, id: u32) {
         let attempt = self.dns.stub.sent(id);
         let q = &self.dns.stub.queries[id as usize];
         let (host, interface) = (q.host, q.interface);
-        let message = Message::Query { query: id, resolver: q.resolver, domain: q.domain.clone() };
-        let bytes = query_bytes(&q.domain);
-        let server = self.model.resolvers[q.resolver as usize].node;
-        let body = self.dns.bodies.insert(message);
-        let mut p = datagram::packet(host, server, body, bytes);
-        p.src_if = interface;
-        self.counts.sent += 1;
-        let pid = self.pool.insert(p);
-        self.offer(self.ifaces.get(host, interface).out, pid);
+        let (resolver, domain) = (q.resolver, q.domain.clone());
+        let server = self.model.resolvers[resolver as usize].node;
+        for rtype in q.unanswered() {
+            let body = self.dns.bodies.insert(Message::Query { query: id, rtype, resolver, domain: domain.clone() });
+            let mut p = datagram::packet(host, server, body, query_bytes(&domain));
+            p.src_if = interface;
+            self.counts.sent += 1;
+            let pid = self.pool.insert(p);
+            self.offer(self.ifaces.get(host, interface).out, pid);
+        }
         let at = self.now + self.dns.stub.config.timeout;
         self.events.schedule(at, Event::DnsTimeout { query: id, attempt });
     }
@@ -158,7 +172,10 @@ impl World<'_> {
         match self.dns.stub.expired(query, attempt) {
             Expiry::Stale => {}
             Expiry::Resend => self.dns_send(query),
-            Expiry::GiveUp => self.dns_finish(query, Err(Failure::Timeout)),
+            Expiry::GiveUp => {
+                let outcome = self.dns.stub.queries[query as usize].outcome();
+                self.dns_finish(query, outcome)
+            }
         }
     }
 
@@ -169,25 +186,26 @@ impl World<'_> {
         self.counts.delivered += 1;
         self.pool.release(pid);
         match self.dns.bodies.take(body) {
-            Message::Query { query, resolver, domain } => self.dns_serve(query, resolver, &domain, client, client_if),
-            Message::Answer { query, answer } => {
-                if self.dns.stub.answered(query, self.now, &answer) {
-                    self.dns_finish(query, answer.ok_or(Failure::NxDomain));
+            Message::Query { query, rtype, resolver, domain } => self.dns_serve(query, rtype, resolver, &domain, client, client_if),
+            Message::Answer { query, rtype, answer } => {
+                if let Some(outcome) = self.dns.stub.answered(query, rtype, self.now, &answer) {
+                    self.dns_finish(query, outcome);
                 }
             }
         }
     }
 
-    /// Resolver `r` got query `query` for `domain` from `client`'s interface
-    /// `client_if`: its answer leaves after the resolver's delay, addressed
-    /// to that interface.
-    fn dns_serve(&mut self, query: u32, r: u32, domain: &str, client: NodeId, client_if: u16) {
+    /// Resolver `r` got query `query` of type `rtype` for `domain` from
+    /// `client`'s interface `client_if`: its answer leaves after the
+    /// resolver's delay, addressed to that interface.
+    fn dns_serve(&mut self, query: u32, rtype: RecordType, r: u32, domain: &str, client: NodeId, client_if: u16) {
         let resolver = &self.model.resolvers[r as usize];
         let asked_from = self.model.nodes[client as usize].interfaces.get(client_if as usize).map_or("", String::as_str);
-        let answer = resolver.answer(domain, asked_from);
-        let bytes = answer_bytes(domain, answer.as_ref().map_or(0, |(m, _)| m.len()));
+        let v6 = &self.dns.v6;
+        let answer = resolver.answer(domain, asked_from, rtype, |m| v6[m as usize]);
+        let bytes = answer_bytes(domain, answer.as_ref().map_or(0, |(m, _)| m.len()), rtype);
         let (server, delay) = (resolver.node, resolver.delay);
-        let body = self.dns.bodies.insert(Message::Answer { query, answer });
+        let body = self.dns.bodies.insert(Message::Answer { query, rtype, answer });
         let mut p = datagram::packet(server, client, body, bytes);
         p.dst_if = client_if;
         let slot = self.dns.outbox.insert(p);
@@ -208,7 +226,7 @@ impl World<'_> {
         self.dns.bodies.take(body);
     }
 
-    fn dns_finish(&mut self, id: u32, result: Result<(Vec<NodeId>, Time), Failure>) {
+    fn dns_finish(&mut self, id: u32, result: Result<Addresses, Failure>) {
         let q = &self.dns.stub.queries[id as usize];
         let answer = q.answer(result, self.now);
         let then = q.reply;

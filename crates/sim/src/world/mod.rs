@@ -217,8 +217,10 @@ impl<'m> World<'m> {
             }
             // An application's server starts with nothing to send and writes as requests arrive.
             let sent = if f.app.is_some() || f.fetch.is_some() { Some(0) } else { f.size };
-            // Each end's MSS option bounds the other's segments (RFC 9293 §3.7.1).
-            let tcp = mtu::fit(&f.tcp, host_mtus[f.src as usize], host_mtus[f.dst as usize], model.header_bytes);
+            // Each end's MSS option bounds the other's segments (RFC 9293 §3.7.1);
+            // an IPv6 connection's headers are 20 bytes longer (`net::family`).
+            let header_bytes = f.family.header_bytes(model.header_bytes);
+            let tcp = mtu::fit(&f.tcp, host_mtus[f.src as usize], host_mtus[f.dst as usize], header_bytes, f.family);
             let (mut sender, receiver) = match &f.mptcp {
                 None => (
                     Sender::new(
@@ -227,13 +229,13 @@ impl<'m> World<'m> {
                         f.src,
                         f.dst,
                         sent,
-                        model.header_bytes,
+                        header_bytes,
                         tcp.clone(),
                         seeds.stream(&format!("flow:{}:cc", f.name)),
                         first_hop(model, f, id, &mut shares),
                     ),
                     Receiver::Tcp({
-                        let mut r = TcpReceiver::new(id, f.dst, f.src, f.size, model.header_bytes, tcp.clone());
+                        let mut r = TcpReceiver::new(id, f.dst, f.src, f.size, header_bytes, tcp.clone());
                         r.forge_slow_downs(f.forged_slow_downs);
                         r
                     }),
@@ -259,6 +261,7 @@ impl<'m> World<'m> {
                     (Sender::Mptcp(Box::new(sender)), Receiver::Mptcp(Box::new(receiver)))
                 }
             };
+            sender.set_family(f.family);
             if let Sender::Inrpp(s) = &mut sender {
                 s.timeout_open_loop = f.inrpp_timeout_open_loop;
             }
@@ -310,7 +313,7 @@ impl<'m> World<'m> {
             ifaces,
             ctl,
             app_ts: app::Series::default(),
-            dns: dns::Dns::new(model.dns),
+            dns: dns::Dns::new(model),
             sessions: model.fetches.iter().map(|_| Default::default()).collect(),
             page_queues: model.pages.iter().map(|_| Default::default()).collect(),
             capture: None,

@@ -19,6 +19,7 @@ use crate::control::action::{CURRENT_CONNECTION, NOT_ESTABLISHED, NOT_REOPENED, 
 use crate::control::view::{FetchConnView, SessionView};
 use crate::control::{ConnId, Event as CtlEvent, SessionId};
 use crate::metrics::Table;
+use crate::net::family::Family;
 use crate::net::NodeId;
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::TcpConfig;
@@ -107,28 +108,32 @@ impl World<'_> {
         }
     }
 
-    /// The default policy's lookup came back.
+    /// The default policy's lookup came back: its A records' mirrors, or
+    /// its AAAA records' for a session over IPv6.
     fn default_answer(&mut self, answer: &Answer) {
         let session = answer.token as SessionId;
+        let v6 = self.model.fetches[session as usize].family == Family::V6;
         match answer.failed {
             Some(f) => self.sessions[session as usize].fetch.error = Some(format!("lookup: {}", f.name())),
-            None => self.connect_default(session, &answer.mirrors),
+            None => self.connect_default(session, if v6 { &answer.mirrors_v6 } else { &answer.mirrors }),
         }
     }
 
     /// The default policy: the first of `mirrors` its preferred interface
-    /// reaches (an Android phone takes the first address of its resolver's
-    /// answer over its default network), used for every request.
+    /// reaches over the session's family (an Android phone takes the first
+    /// address of its resolver's answer over its default network), used for
+    /// every request.
     fn connect_default(&mut self, session: SessionId, mirrors: &[NodeId]) {
         let m = &self.model.fetches[session as usize];
         if m.page.is_some() {
             self.page_connect(session, mirrors);
             return;
         }
-        let chosen = mirrors.iter().find_map(|&mirror| m.candidates.iter().find(|k| k.mirror == mirror && k.iface == m.prefer));
-        let Some(conn) = chosen.map(|k| k.flow) else {
+        let pick = |mirror: NodeId| m.candidates.iter().find(|k| k.mirror == mirror && k.iface == m.prefer && k.family == m.family);
+        let Some(conn) = mirrors.iter().find_map(|&mirror| pick(mirror)).map(|k| k.flow) else {
             let iface = &self.model.nodes[m.client as usize].interfaces[m.prefer as usize];
-            self.sessions[session as usize].fetch.error = Some(format!("no mirror of the lookup is reachable over {iface}"));
+            let v6 = if m.family == Family::V6 { " over IPv6" } else { "" };
+            self.sessions[session as usize].fetch.error = Some(format!("no mirror of the lookup is reachable over {iface}{v6}"));
             return;
         };
         self.open_connection(conn);
@@ -242,15 +247,16 @@ impl World<'_> {
         }
     }
 
-    pub(super) fn ctl_open_connection(&mut self, host: NodeId, session: SessionId, mirror: &str, local: u16) -> Result<(), String> {
+    pub(super) fn ctl_open_connection(&mut self, host: NodeId, session: SessionId, mirror: &str, local: u16, family: Family) -> Result<(), String> {
         self.own_session(host, session)?;
         let m = &self.model.fetches[session as usize];
         let node = self.model.nodes.iter().position(|n| n.name == mirror).map(|n| n as NodeId);
         let Some(node) = node.filter(|n| self.holders(session).contains(n)) else {
             return Err(format!("'{mirror}' does not hold '{}'", self.model.contents[m.content].name));
         };
-        let Some(k) = m.candidates.iter().find(|k| k.mirror == node && k.iface == local) else {
-            return Err(format!("'{mirror}' is not reachable over local interface {local}"));
+        let Some(k) = m.candidates.iter().find(|k| k.mirror == node && k.iface == local && k.family == family) else {
+            let v6 = if family == Family::V6 { " over IPv6 (both ends and every link between them need it)" } else { "" };
+            return Err(format!("'{mirror}' is not reachable over local interface {local}{v6}"));
         };
         let conn = k.flow;
         if !self.links[self.ifaces.get(host, local).out as usize].up {
@@ -332,6 +338,7 @@ impl World<'_> {
                     content: self.model.contents[m.content].name.clone(),
                     domain: self.model.contents[m.content].domain.clone(),
                     mirrors: self.holders(s).iter().map(|&n| name(n)).collect(),
+                    mirrors_v6: self.holders(s).iter().filter(|&&n| m.candidates.iter().any(|k| k.mirror == n && k.family == Family::V6)).map(|&n| name(n)).collect(),
                     current: fetch.current,
                     connections: m
                         .candidates
@@ -357,6 +364,7 @@ impl World<'_> {
             session: c.session,
             mirror: self.model.nodes[k.mirror as usize].name.clone(),
             local_interface: k.iface,
+            family: k.family,
             srtt: c.rtt.srtt(),
             min_rtt: c.rtt.min_rtt,
             pending: c.outstanding,

@@ -50,7 +50,7 @@ impl Host<'_> {
             Action::CloseSubflow { conn, subflow } => self.close(conn, subflow),
             Action::SetBackup { conn, subflow, backup } => self.set_backup(conn, subflow, backup),
             // Application-level actions, on the host's own fetch client (`fetch.rs`).
-            Action::OpenConnection { session, ref mirror, local_interface } => return self.ctl_open_connection(session, mirror, local_interface),
+            Action::OpenConnection { session, ref mirror, local_interface, family } => return self.ctl_open_connection(session, mirror, local_interface, family),
             Action::CloseConnection { conn } => return self.ctl_close_connection(conn),
             Action::Steer { session, conn } => return self.ctl_steer(session, conn),
             Action::Probe { conn, request_bytes, response_bytes } => return self.ctl_probe(conn, request_bytes, response_bytes),

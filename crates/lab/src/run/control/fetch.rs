@@ -34,6 +34,7 @@ use pathpool_sim::app::fetch::{Ask, Fetch, Policy};
 use pathpool_sim::control::action::{CURRENT_CONNECTION, NOT_ESTABLISHED, NOT_REOPENED, RESPONSES_PENDING};
 use pathpool_sim::control::view::{FetchConnView, SessionView};
 use pathpool_sim::control::{ConnId, Event, SessionId};
+use pathpool_sim::net::family::Family;
 use pathpool_sim::net::NodeId;
 use pathpool_sim::tcp::rtt::RttEstimator;
 use pathpool_sim::Time;
@@ -487,8 +488,11 @@ impl<'a> Host<'a> {
         }
     }
 
-    pub(super) fn ctl_open_connection(&mut self, session: SessionId, mirror: &str, local: u16) -> Result<Option<u32>, String> {
+    pub(super) fn ctl_open_connection(&mut self, session: SessionId, mirror: &str, local: u16, family: Family) -> Result<Option<u32>, String> {
         self.own_session(session)?;
+        if family != Family::V4 {
+            return Err("IPv6 connections are not built on the lab".into());
+        }
         let model = self.s.model;
         let m = &model.fetches[session as usize];
         let holders = &model.contents[m.content].mirrors;
@@ -577,6 +581,7 @@ impl<'a> Host<'a> {
                     content: model.contents[m.content].name.clone(),
                     domain: model.contents[m.content].domain.clone(),
                     mirrors: model.contents[m.content].mirrors.iter().map(|&n| name(n)).collect(),
+                    mirrors_v6: Vec::new(),
                     current: fetch.current,
                     connections: m.candidates.iter().map(|k| k.flow).filter(open).collect(),
                     bytes_done: fetch.bytes_done(),
@@ -602,6 +607,7 @@ impl<'a> Host<'a> {
             session: c.session,
             mirror: self.s.model.nodes[k.mirror as usize].name.clone(),
             local_interface: k.iface,
+            family: k.family,
             srtt: c.rtt.srtt(),
             min_rtt: c.rtt.min_rtt,
             pending: c.asks.len() as u32,

@@ -21,8 +21,8 @@ use std::os::fd::{AsRawFd, RawFd};
 
 use pathpool_sim::control::{Event, SessionId};
 use pathpool_sim::dns::message::check_name;
-use pathpool_sim::dns::stub::{Expiry, Query};
-use pathpool_sim::dns::{Answer, Failure, Stub};
+use pathpool_sim::dns::stub::{Addresses, Expiry, Query};
+use pathpool_sim::dns::{Answer, Failure, RecordType, Stub};
 use pathpool_sim::net::datagram::NO_FLOW;
 use pathpool_sim::net::NodeId;
 use pathpool_sim::Time;
@@ -114,13 +114,14 @@ impl Host<'_> {
         };
         let domain = domain.strip_suffix('.').unwrap_or(domain).to_string();
         let now = self.s.clock.now();
-        if let Some((mirrors, ttl)) = self.lookups.stub.cached(self.id, r as u32, &domain, interface, now) {
+        if let Some((mirrors, mirrors_v6, ttl)) = self.lookups.stub.cached(self.id, r as u32, &domain, interface, now) {
             let answer = Answer {
                 host: self.id,
                 resolver: r as u32,
                 domain,
                 interface,
                 mirrors,
+                mirrors_v6,
                 ttl,
                 from_cache: true,
                 asked: now,
@@ -134,7 +135,8 @@ impl Host<'_> {
         }
         // The header's ID is 16 bits (RFC 1035 §4.1.1): the query's index, modulo.
         let bytes = message::query(self.lookups.stub.queries.len() as u16, &domain)?;
-        let query = Query { host: self.id, resolver: r as u32, domain, interface, asked: now, sends: 0, done: false, token: 0, reply: asker };
+        // A records only: the lab has no IPv6 (`support.rs`).
+        let query = Query::new(self.id, r as u32, domain, interface, now, 0, asker, false);
         let id = self.lookups.stub.start(query);
         self.lookups.messages.push(bytes);
         self.dns_send(id);
@@ -205,8 +207,9 @@ impl Host<'_> {
                 // SERVFAIL or REFUSED: dnsmasq gives neither here; the timeout decides.
                 Reply::Other(_) => continue,
             };
-            if self.lookups.stub.answered(id, now, &result.clone().ok()) {
-                self.dns_finish(id, result, now);
+            let records = result.ok();
+            if let Some(outcome) = self.lookups.stub.answered(id, RecordType::A, now, &records) {
+                self.dns_finish(id, outcome, now);
             }
         }
     }
@@ -232,6 +235,7 @@ impl Host<'_> {
                         domain: answer.domain,
                         interface: answer.interface,
                         mirrors: answer.mirrors.iter().map(|&m| name(m)).collect(),
+                        mirrors_v6: Vec::new(),
                         ttl: answer.ttl,
                         from_cache: answer.from_cache,
                         elapsed: answer.elapsed,
@@ -247,7 +251,7 @@ impl Host<'_> {
     }
 
     /// Lookup `id` ended at `at`, with mirrors and TTL or a failure.
-    fn dns_finish(&mut self, id: u32, result: Result<(Vec<NodeId>, Time), Failure>, at: Time) {
+    fn dns_finish(&mut self, id: u32, result: Result<Addresses, Failure>, at: Time) {
         let q = &self.lookups.stub.queries[id as usize];
         let answer = q.answer(result, at);
         self.lookups.done.push_back((q.reply, answer));

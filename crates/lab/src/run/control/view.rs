@@ -40,6 +40,8 @@ impl Host<'_> {
                     rat: None,
                     bandwidth_bps: None,
                     over_data_limit: false,
+                    // No IPv6 on the lab: `support.rs` refuses it.
+                    v6: false,
                 }
             })
             .collect();

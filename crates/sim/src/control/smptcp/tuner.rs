@@ -45,6 +45,6 @@ pub fn mss(view: &View, s: &Settings) -> Option<(u16, String)> {
         return None;
     }
     let terms: Vec<String> = mtus.iter().map(|(n, m)| format!("{n} {m}")).collect();
-    let mss = announced_mss(smallest);
+    let mss = announced_mss(smallest, crate::net::family::Family::V4);
     Some((mss as u16, format!("MSS {mss} = min MTU ({}) - 40, {name}'s", terms.join(", "))))
 }

@@ -60,6 +60,7 @@ fn link(name: String, a: &str, b: &str, params: &LinkParams) -> LinkSpec {
         loss: params.loss.clone(),
         capacity: None,
         mtu: params.mtu,
+        families: None,
         a_to_b: Default::default(),
         b_to_a: Default::default(),
         events: Vec::new(),
