@@ -147,9 +147,9 @@ fn pat_takes_the_same_decisions_on_both_planes() {
 
 /// PAT's `remap_at = "resume"` (docs/pat.md) on both planes, on the
 /// resume network of `crates/sim/tests/pat.rs` (`data/pat-resume.toml`: m1
-/// over wlan0 at 10 Mb/s, 22 ms; m2 over lte0 at 20 Mb/s, 23 ms, then 3 ms
-/// from 3 s): a 64 MB download in 16 MB ranges, so the decision to move to
-/// m2 comes in the middle of the first range. Both planes cut that range
+/// over wlan0 at 10 Mb/s, 22 ms; m2 over lte0 at 20 Mb/s, 28 ms, then 3 ms
+/// from 1.9 s): a 64 MB download in 2 MB ranges; the decision to move to
+/// m2 (4.0 s in the simulator) comes in the middle of the third range. Both planes cut that range
 /// on m1 once, ask m2 for its rest at the decision, and deliver every byte
 /// once; the lab client checks every byte it reads against the content,
 /// the drained rest on m1 included (a difference fails the run).
@@ -160,7 +160,7 @@ fn pat_resumes_the_range_on_the_new_connection_on_both_planes() {
     }
     let net = include_str!("../../sim/tests/data/pat-resume.toml");
     let session = "[[contents]]\nname = \"movie\"\nbytes = \"64MB\"\nmirrors = [\"m1\", \"m2\"]\n\
-                   [[fetches]]\nname = \"dl\"\nclient = \"phone\"\ncontent = \"movie\"\nchunk = \"16MB\"\npolicy = \"controller\"\n\
+                   [[fetches]]\nname = \"dl\"\nclient = \"phone\"\ncontent = \"movie\"\nchunk = \"2MB\"\npolicy = \"controller\"\n\
                    [[controllers]]\nhost = \"phone\"\nkind = \"pat\"\nparams = { remap_at = \"resume\" }\n";
     let (sim, lab) = both(&format!("[sim]\nduration = \"45s\"\n{net}{session}"));
     let (s, l) = (completion(&sim), completion(&lab));

@@ -211,9 +211,12 @@ fn pat_does_not_move_to_a_connection_whose_probe_is_overdue() {
 }
 
 /// The resume tests' network (`data/pat-resume.toml`): m1 over wlan0
-/// (10 Mb/s) 22 ms, m2 over lte0 (20 Mb/s) 23 ms, then 3 ms from 3 s. A
-/// 16 MB content in 4 MB ranges (3.2 s each over wlan0), so the crossing
-/// comes in the middle of the second range.
+/// (10 Mb/s) 22 ms, m2 over lte0 (20 Mb/s) 28 ms, then 3 ms from 1.9 s. A
+/// 16 MB content in 2 MB ranges (1.7 s each over wlan0; the first one
+/// completes before the first decision that could use a probe, so m1 has
+/// its time-to-first-byte estimate by then): the crossing probe comes back
+/// at 3.0 s and the decision at 4.0 s falls in the middle of the third
+/// range (3.4–5.1 s).
 const RESUME_NET: &str = concat!(
     "[sim]\nduration = \"30s\"\n",
     include_str!("data/pat-resume.toml"),
@@ -225,7 +228,7 @@ mirrors = ["m1", "m2"]
 name = "dl"
 client = "phone"
 content = "movie"
-chunk = "4MB"
+chunk = "2MB"
 policy = "controller"
 [[controllers]]
 host = "phone"

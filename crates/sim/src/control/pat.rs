@@ -170,23 +170,33 @@ impl Pat {
                 continue;
             }
             let active = s.pending > 0;
+            // The connection the session's content is on after this
+            // decision: a resuming remap puts the range's rest on the new
+            // connection at once, so it is busy and, like any busy current
+            // connection, not probed (its probe would wait behind the rest).
+            // A request-boundary remap leaves it idle until the next request.
+            let mut busy = s.current;
             if let Some((best, best_rtt)) = self.best(s, view, now) {
                 match s.current.and_then(|c| self.estimate_at(c, now).map(|e| (c, e))) {
                     // Algorithm 1: PATRTT < appRTT → map the application to PATFD.
                     Some((current, current_rtt)) if best != current && best_rtt < current_rtt * (1.0 - self.hysteresis) => {
                         out.push(Action::Log { detail: format!("remap session {}: conn {best} ({}) {:.3} ms < conn {current} ({}) {:.3} ms", s.id, describe(view, best), best_rtt * 1e3, describe(view, current), current_rtt * 1e3) });
                         out.push(Action::Steer { session: s.id, conn: best, resume: self.resume });
+                        busy = if self.resume { Some(best) } else { busy };
                     }
                     Some(_) => {}
                     // No current connection, or one without an estimate
                     // yet: take the best.
-                    None => out.push(Action::Steer { session: s.id, conn: best, resume: self.resume }),
+                    None => {
+                        out.push(Action::Steer { session: s.id, conn: best, resume: self.resume });
+                        busy = if self.resume { Some(best) } else { busy };
+                    }
                 }
             }
             if active || !self.activity_gated {
                 for &c in &s.connections {
                     let up = view.connection(c).is_some_and(|v| v.established);
-                    if up && Some(c) != s.current && !self.probing.contains_key(&c) {
+                    if up && Some(c) != busy && !self.probing.contains_key(&c) {
                         self.probing.insert(c, now);
                         out.push(Action::Probe { conn: c, request_bytes: self.probe_request, response_bytes: self.probe_response });
                     }
