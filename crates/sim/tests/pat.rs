@@ -327,7 +327,7 @@ fn request_boundary_remaps_wait_for_the_range_and_discard_nothing() {
     let rows = rows(&by_request);
     assert!(rows.iter().all(|r| r.2 == 0));
     let first_m2 = rows.iter().find(|r| r.0.is_some() && r.4 == "m2").expect("a range on m2");
-    let last_m1 = rows.iter().filter(|r| r.0.is_some() && r.4 == "m1").last().expect("ranges on m1");
+    let last_m1 = rows.iter().rfind(|r| r.0.is_some() && r.4 == "m1").expect("ranges on m1");
     assert!(last_m1.5 < remap_s && first_m2.5 >= last_m1.6 && first_m2.5 > remap_s + 0.5, "m1's last range {last_m1:?}, m2's first {first_m2:?}");
     let f = table(&by_request, "fetches");
     assert_eq!((f64s(f, "bytes"), f64s(f, "discarded_bytes")), (vec![16e6], vec![0.0]));
