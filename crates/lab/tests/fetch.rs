@@ -170,7 +170,10 @@ fn pat_resumes_the_range_on_the_new_connection_on_both_planes() {
         (0..gone.len()).filter(|&i| gone[i] > 0.0).map(|i| (off[i] as u64, len[i] as u64, gone[i] as u64, mirror[i].clone())).collect::<Vec<_>>()
     };
     let (sc, lc) = (cut(&sim), cut(&lab));
-    eprintln!("FIGURE lab fetch 64 MB PAT resume: completion sim {s:.3} s lab {l:.3} s ({:+.1} %); cut (offset, bytes, discarded, mirror) sim {sc:?} lab {lc:?}", 100.0 * (l - s) / s);
+    eprintln!(
+        "FIGURE lab fetch 64 MB PAT resume: completion sim {s:.3} s lab {l:.3} s ({:+.1} %); cut (offset, bytes, discarded, mirror) sim {sc:?} lab {lc:?}",
+        100.0 * (l - s) / s
+    );
     assert_eq!(decisions(&lab), decisions(&sim), "the controller's decisions differ");
     for (t, cuts) in [(&sim, &sc), (&lab, &lc)] {
         let f = table(t, "fetches");

@@ -312,7 +312,12 @@ fn resume_moves_the_rest_of_the_range_at_the_decision_and_delivers_every_byte_on
     after.pop();
     after.reverse();
     let crossing = probes.iter().zip(&after).find(|(_, &e)| e < current_ms).map(|(p, _)| p.0).expect("a crossing probe");
-    eprintln!("FIGURE pat resume: crossing probe back at {crossing:.3} s, remap at {remap_s:.3} s ({best_ms:.3} < {current_ms:.3} ms), range [{off}, {}) cut after {} bytes, {gone} discarded", off + len, len - gone);
+    eprintln!(
+        "FIGURE pat resume: crossing probe back at {crossing:.3} s, remap at {remap_s:.3} s ({best_ms:.3} < {current_ms:.3} ms), \
+         range [{off}, {}) cut after {} bytes, {gone} discarded",
+        off + len,
+        len - gone
+    );
     assert!(remap_s > 3.0 && remap_s - crossing <= 1.0 + 1e-9, "remap at {remap_s} s, crossing probe back at {crossing} s");
 }
 
