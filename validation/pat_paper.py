@@ -186,7 +186,7 @@ def measure(doc: dict) -> dict:
     if "fetches" in r.tables and len(r.frame("fetches")):
         f = r.frame("fetches").iloc[0]
         out.update(completion_s=none_if_nan(f["completion_s"]), remaps=int(f["remaps"]), connections=int(f["connections"]),
-                   probes=int(f["probes"]), probe_bytes=int(f["probe_bytes"]), error=f["error"] or "")
+                   probes=int(f["probes"]), probe_bytes=int(f["probe_bytes"]), discarded=int(f["discarded_bytes"]), error=f["error"] or "")
         q = r.frame("fetch_requests")
         ranges = q[q["kind"] == "range"]
         mix: dict[str, int] = {}
@@ -235,6 +235,9 @@ def fig11_keys(quick: bool) -> list[tuple[int, int]]:
 # (no HyStart: a connection PAT moves to leaves slow start only at a loss).
 FIG11_VARIANTS = {"hysteresis 0.1": ({"hysteresis": 0.1}, TCP), "NewReno servers": (None, {"cc": "newreno"})}
 FIG11_VARIANT_SIZES = (64, 128)
+# Ours, not the paper's (docs/pat.md): a remap also moves the rest of the range
+# under way (remap_at = "resume"); every size and schedule.
+RESUME = "resume"
 
 
 def fig11_key(scheme: str, size: int, seed: int, variant: str | None = None) -> str:
@@ -251,6 +254,8 @@ def run_fig11(cache: RunCache, quick: bool) -> dict:
                     # Hysteresis changes PAT only; NewReno changes every scheme.
                     for sch in (("pat",) if tcp is TCP else schemes):
                         jobs[fig11_key(sch, s, sd, v)] = fig11_scenario(s, sch, sd, pat, tcp)
+        for s, sd in fig11_keys(quick):
+            jobs[fig11_key("pat", s, sd, RESUME)] = fig11_scenario(s, "pat", sd, {"remap_at": "resume"})
     return run_all(cache, jobs)
 
 
@@ -299,7 +304,27 @@ def fig11_report(res: dict, quick: bool) -> list[str]:
                               f"{100 * statistics.mean(vs_mptcp):+.1f} %", f"{remaps:.1f}"])
         out += ["", "Variants (the same schedules): PAT with a 10 % hysteresis; every scheme with NewReno servers instead of CUBIC.", ""]
         out += md_table(["variant", "size", "default (s)", "PAT (s)", "MPTCP (s)", "PAT's gain over default", "PAT vs MPTCP", "PAT remaps"], vrows)
+        out += ["", "PAT with `remap_at = \"resume\"` (ours, not the paper's: a remap also moves the rest of the range under way, "
+                "the old connection drains it and the client discards it) beside PAT as printed (`request`), the same schedules.", ""]
+        out += md_table(["size", "default (s)", "PAT request (s)", "PAT resume (s)", "resume's gain over default", "resume vs request",
+                         "schedules resume faster / slower than request", "remaps (request, resume)", "discarded per download (MB)"],
+                        [fig11_resume_row(res, s, seeds) for s in sizes])
     return out + ["", f"Paper: {PAPER['fig11']}.", ""]
+
+
+def fig11_resume_row(res: dict, size: int, seeds: list[int]) -> list[str]:
+    """One size of the resume table: PAT with remap_at = resume beside PAT as printed."""
+    t = fig11_times(res, size, seeds)
+    resumed = [res[fig11_key("pat", size, sd, RESUME)] for sd in seeds]
+    r = [a["completion_s"] for a in resumed]
+    gain = [1 - x / d for x, d in zip(r, t["default"])]
+    vs = [1 - x / p for x, p in zip(r, t["pat"])]
+    remaps = statistics.mean(res[fig11_key("pat", size, sd)]["remaps"] for sd in seeds), statistics.mean(a["remaps"] for a in resumed)
+    return [f"{size} MB", f"{statistics.mean(t['default']):.2f}", f"{statistics.mean(t['pat']):.2f}", f"{statistics.mean(r):.2f}",
+            f"{100 * statistics.mean(gain):.1f} % ({100 * min(gain):.0f} to {100 * max(gain):.0f})",
+            f"{100 * statistics.mean(vs):+.1f} % ({100 * min(vs):+.0f} to {100 * max(vs):+.0f})",
+            f"{sum(v > 0.005 for v in vs)} / {sum(v < -0.005 for v in vs)}", f"{remaps[0]:.1f}, {remaps[1]:.1f}",
+            f"{statistics.mean(a['discarded'] for a in resumed) / MB:.2f}"]
 
 
 # ---- Figs. 12-13: a synthetic population of domains -------------------------------------------
@@ -750,7 +775,7 @@ WALK_CHUNK = "1MB"
 WALK_SEEDS = (1, 2, 3, 4, 5)
 
 
-def walk_scenario(seed: int = 1) -> dict:
+def walk_scenario(seed: int = 1, remap_at: str = "request") -> dict:
     duration = WALK_LENGTH / WALK_SPEED
     cells = [{"name": n, "radius": 1000, "tti": "1ms", "prbs": 100, **c} for n, c in WALK_CELLS.items()]
     nodes = [{"name": n} for n in ("ue1", "ue2", "ue3", "m1", "m2")]
@@ -776,7 +801,7 @@ def walk_scenario(seed: int = 1) -> dict:
                {"name": "ue3", "client": "ue3", "content": "mirror2", "chunk": WALK_CHUNK, "tcp": TCP}]
     return {"sim": {"duration": f"{duration:g}s", "seed": seed, "sample_interval": "1s"}, "cells": cells, "mobility": mobility,
             "nodes": nodes, "links": links, "contents": contents, "fetches": fetches,
-            "controllers": [{"host": "ue1", "kind": "pat", "sample_interval": "0s", "params": {}}]}
+            "controllers": [{"host": "ue1", "kind": "pat", "sample_interval": "0s", "params": {} if remap_at == "request" else {"remap_at": remap_at}}]}
 
 
 def measure_walk(doc: dict) -> dict:
@@ -807,7 +832,9 @@ def measure_walk(doc: dict) -> dict:
     rtt = {}
     for m, i, sent, fb in sorted(zip(q["mirror"], q["interface"], q["sent_s"], q["first_byte_s"]), key=lambda x: x[3]):
         rtt.setdefault(f"{m}/{i}", []).append((float(fb), float(fb - sent)))
-    return {"wall_s": time.monotonic() - t0, "bins": [float(b) for b in bins], "ue": ue, "ue1_if": ue1_if, "remaps": remaps, "rtt": rtt, "sent": ranges}
+    discarded = int(r.frame("fetches")["discarded_bytes"].iloc[0])
+    return {"wall_s": time.monotonic() - t0, "bins": [float(b) for b in bins], "ue": ue, "ue1_if": ue1_if, "remaps": remaps, "rtt": rtt, "sent": ranges,
+            "discarded": discarded}
 
 
 def walk_report(w: dict) -> tuple[list[str], dict]:
@@ -845,18 +872,18 @@ def walk_report(w: dict) -> tuple[list[str], dict]:
     return out, {"mean": mean, "misses": len(misses), "judged": judged, "mismatch": len(mismatch)}
 
 
-def walk_summary(walks: dict[str, dict]) -> list[str]:
+def walk_summary(walks: dict[str, dict], title: str = "Every seed (HARQ draws differ):") -> list[str]:
     """The issue's targets per seed."""
     rows = []
     for name, w in walks.items():
         _, r = walk_report(w)
         m = r["mean"]
-        rows.append([name.rsplit("seed", 1)[1], *(f"{m[u] / 1e6:.1f}" for u in ("ue1", "ue2", "ue3")),
+        rows.append([name.rsplit("seed", 1)[1].split("/")[0], *(f"{m[u] / 1e6:.1f}" for u in ("ue1", "ue2", "ue3")),
                      "met" if m["ue1"] >= max(m["ue2"], m["ue3"]) else "not met", len(w["remaps"]), f"{r['judged'] - r['misses']} of {r['judged']}",
-                     r["mismatch"]])
-    return ["Every seed (HARQ draws differ):", ""] + md_table(
+                     r["mismatch"], f"{w['discarded'] / MB:.2f}"])
+    return [title, ""] + md_table(
         ["seed", "UE1 mean (Mb/s)", "UE2", "UE3", "UE1 ≥ max(UE2, UE3)", "PAT remaps", "bins outside remaps with UE1 ≥ 0.9 × its path's UE",
-         "bins RTT-best ≠ throughput-best"], rows) + [""]
+         "bins RTT-best ≠ throughput-best", "UE1 bytes discarded (MB)"], rows) + [""]
 
 
 # ---- plots --------------------------------------------------------------------------------------
@@ -963,6 +990,9 @@ def main(argv: list[str] | None = None) -> None:
         walk = walks[f"fig10/walk/seed{seeds[0]}"]
         text, _ = walk_report(walk)
         body += ["## Fig. 10: the walk from A to B", "", f"Seed {seeds[0]}:", ""] + text + walk_summary(walks)
+        if not args.quick:
+            resumed = run_all(cache, {f"fig10/walk/seed{sd}/resume": walk_scenario(sd, "resume") for sd in seeds}, measure_walk)
+            body += walk_summary(resumed, "UE1's PAT with `remap_at = \"resume\"` (ours: a remap also moves the rest of the range under way), every seed:")
     if "fig11" in want:
         fig11 = run_fig11(cache, args.quick)
         body += ["## Fig. 11: download time, five mirrors with changing RTTs", ""] + fig11_report(fig11, args.quick)

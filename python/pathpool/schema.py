@@ -332,6 +332,7 @@ FETCHES = _table(
     _column("probes", pa.uint64(), "Probes sent", "probes"),
     _column("probe_bytes", pa.uint64(), "Probe request and response bytes (payload; headers not counted)", "bytes"),
     _column("requests_resent", pa.uint64(), "Requests (content or probe) sent again after a loss", "requests"),
+    _column("discarded_bytes", pa.uint64(), "Response bytes drained and discarded after PAT's remap_at = resume moved a range's rest to another connection (docs/pat.md); 0 otherwise", "bytes"),
     _column("error", pa.string(), "Why the session could not go on (its lookup failed, no mirror of the answer reachable); empty if nothing stopped it"),
 )
 
@@ -347,7 +348,8 @@ FETCH_REQUESTS = _table(
     _column("interface", pa.string(), "That connection's client interface"),
     _column("sent_s", pa.float64(), "When the client sent it", "s"),
     _column("first_byte_s", pa.float64(), "When its response's first byte reached the client application", "s", nullable=True),
-    _column("done_s", pa.float64(), "When its response's last byte reached the client application", "s", nullable=True),
+    _column("done_s", pa.float64(), "When its response's last byte reached the client application (for a cut range, when it was cut)", "s", nullable=True),
+    _column("discarded_bytes", pa.uint64(), "Of its response, the last bytes the client stopped reading when a resuming remap cut it and asked another connection for them, drained and discarded; 0 otherwise", "bytes"),
 )
 
 PAGES = _table(
@@ -363,6 +365,7 @@ PAGES = _table(
     _column("load_s", pa.float64(), "Page load time: from the start to the last object's last byte, once every object arrived", "s", nullable=True),
     _column("connections", pa.uint64(), "Connections of the page opened", "connections"),
     _column("requests_resent", pa.uint64(), "Requests (content or probe) sent again after a loss", "requests"),
+    _column("discarded_bytes", pa.uint64(), "Response bytes drained and discarded after PAT's remap_at = resume moved a range's rest to another connection (docs/pat.md); 0 otherwise", "bytes"),
     _column("error", pa.string(), "The first object that could not go on and why (content: reason); empty if nothing stopped the page"),
 )
 

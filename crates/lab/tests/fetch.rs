@@ -145,6 +145,55 @@ fn pat_takes_the_same_decisions_on_both_planes() {
     assert!((l - s).abs() <= 0.15 * s, "completion sim {s:.3} s, lab {l:.3} s");
 }
 
+/// PAT's `remap_at = "resume"` (docs/pat.md) on both planes, on the
+/// resume network of `crates/sim/tests/pat.rs` (`data/pat-resume.toml`: m1
+/// over wlan0 at 10 Mb/s, 22 ms; m2 over lte0 at 20 Mb/s, 28 ms, then 3 ms
+/// from 1.9 s): a 64 MB download in 2 MB ranges; the decision to move to
+/// m2 (4.0 s in the simulator) comes in the middle of the third range. Both planes cut that range
+/// on m1 once, ask m2 for its rest at the decision, and deliver every byte
+/// once; the lab client checks every byte it reads against the content,
+/// the drained rest on m1 included (a difference fails the run).
+#[test]
+fn pat_resumes_the_range_on_the_new_connection_on_both_planes() {
+    if !runnable("pat_resumes_the_range_on_the_new_connection_on_both_planes") {
+        return;
+    }
+    let net = include_str!("../../sim/tests/data/pat-resume.toml");
+    let session = "[[contents]]\nname = \"movie\"\nbytes = \"64MB\"\nmirrors = [\"m1\", \"m2\"]\n\
+                   [[fetches]]\nname = \"dl\"\nclient = \"phone\"\ncontent = \"movie\"\nchunk = \"2MB\"\npolicy = \"controller\"\n\
+                   [[controllers]]\nhost = \"phone\"\nkind = \"pat\"\nparams = { remap_at = \"resume\" }\n";
+    let (sim, lab) = both(&format!("[sim]\nduration = \"45s\"\n{net}{session}"));
+    let (s, l) = (completion(&sim), completion(&lab));
+    let cut = |t: &[Table]| {
+        let r = table(t, "fetch_requests");
+        let (gone, len, off, mirror) = (f64s(r, "discarded_bytes"), f64s(r, "bytes"), f64s(r, "offset"), strs(r, "mirror"));
+        (0..gone.len()).filter(|&i| gone[i] > 0.0).map(|i| (off[i] as u64, len[i] as u64, gone[i] as u64, mirror[i].clone())).collect::<Vec<_>>()
+    };
+    let (sc, lc) = (cut(&sim), cut(&lab));
+    eprintln!(
+        "FIGURE lab fetch 64 MB PAT resume: completion sim {s:.3} s lab {l:.3} s ({:+.1} %); cut (offset, bytes, discarded, mirror) sim {sc:?} lab {lc:?}",
+        100.0 * (l - s) / s
+    );
+    assert_eq!(decisions(&lab), decisions(&sim), "the controller's decisions differ");
+    for (t, cuts) in [(&sim, &sc), (&lab, &lc)] {
+        let f = table(t, "fetches");
+        assert_eq!((f64s(f, "bytes"), strs(f, "error"), f64s(f, "remaps")), (vec![64e6], vec![String::new()], vec![1.0]));
+        assert_eq!(cuts.len(), 1, "one range cut: {cuts:?}");
+        let (off, len, gone, ref mirror) = cuts[0];
+        assert!(mirror == "m1" && gone > 0 && gone < len, "cut mid-way on m1: {cuts:?}");
+        assert_eq!(f64s(f, "discarded_bytes"), [gone as f64]);
+        // The kept part of each range (bytes − discarded) tiles the content: every byte once.
+        let r = ranges(t);
+        let gone_at = |x: &(u64, u64, String, String, f64)| if x.0 == off && x.2 == "m1" { gone } else { 0 };
+        let kept: Vec<(u64, u64, String, String, f64)> = r.iter().map(|x| (x.0, x.1 - gone_at(x), x.2.clone(), x.3.clone(), x.4)).filter(|x| x.1 > 0).collect();
+        assert_every_byte_once(&kept, 64_000_000);
+        let rest = r.iter().find(|x| x.2 == "m2").expect("a range on m2");
+        assert_eq!((rest.0, rest.1, rest.3.as_str()), (off + len - gone, gone, "lte0"), "the rest of the cut range first, on m2 over lte0");
+    }
+    // A byte differing from the content fails its flow, and the lab run with it (`both` panics).
+    assert!((l - s).abs() <= 0.15 * s, "completion sim {s:.3} s, lab {l:.3} s");
+}
+
 /// A page on the lab (`[[pages]]`, docs/apps.md#web-page-loads): a 10 kB
 /// document and twelve 10 kB objects it references, from one server
 /// R = 2·(10 + 10) = 40 ms away at 100 Mb/s, under the default policy (a

@@ -124,7 +124,7 @@ impl Controller for Mover {
                         self.steered = Some(now);
                         // Closing the current connection is refused: steer first.
                         out.push(Action::CloseConnection { conn: first });
-                        out.push(Action::Steer { session: s.id, conn: to });
+                        out.push(Action::Steer { session: s.id, conn: to, resume: false });
                     }
                 }
                 let idle = view.connection(first).and_then(|c| c.fetch.as_ref()).is_some_and(|f| f.pending == 0);

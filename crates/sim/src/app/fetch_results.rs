@@ -17,10 +17,10 @@ pub fn tables(model: &Model, sessions: &[(&Fetch, u64)], opened: impl Fn(u32) ->
     let node = |n: NodeId| model.nodes[n as usize].name.clone();
     let (mut id, mut name, mut client, mut content, mut policy, mut total) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut bytes, mut requests, mut start, mut completion, mut conns, mut remaps) = (vec![], vec![], vec![], vec![], vec![], vec![]);
-    let (mut probes, mut probe_bytes, mut resent, mut error) = (vec![], vec![], vec![], vec![]);
+    let (mut probes, mut probe_bytes, mut resent, mut error, mut discarded) = (vec![], vec![], vec![], vec![], vec![]);
     let (mut r_session, mut r_id, mut r_kind, mut r_off, mut r_len) = (vec![], vec![], vec![], vec![], vec![]);
     let (mut r_flow, mut r_mirror, mut r_iface, mut r_sent, mut r_done) = (vec![], vec![], vec![], vec![], vec![]);
-    let (mut r_first, mut r_family) = (vec![], vec![]);
+    let (mut r_first, mut r_family, mut r_discarded) = (vec![], vec![], vec![]);
     for (s, (m, session)) in model.fetches.iter().zip(sessions).enumerate() {
         let f = session.0;
         let is_probe = |r: &&SessionRequest| r.ask == Ask::Probe;
@@ -39,6 +39,7 @@ pub fn tables(model: &Model, sessions: &[(&Fetch, u64)], opened: impl Fn(u32) ->
         probes.push(f.requests.iter().filter(is_probe).count() as u64);
         probe_bytes.push(f.requests.iter().filter(is_probe).map(|r| r.request_bytes as u64 + r.len).sum());
         resent.push(session.1);
+        discarded.push(f.discarded());
         error.push(f.error.clone().unwrap_or_default());
         for (i, r) in f.requests.iter().enumerate() {
             let k = m.candidates.iter().find(|k| k.flow == r.conn).expect("a candidate of its session");
@@ -58,6 +59,7 @@ pub fn tables(model: &Model, sessions: &[(&Fetch, u64)], opened: impl Fn(u32) ->
             r_sent.push(r.sent_at.secs());
             r_first.push(r.first_byte_at.map(Time::secs));
             r_done.push(r.done_at.map(Time::secs));
+            r_discarded.push(r.discarded);
         }
     }
     let sessions = Table::new("fetches")
@@ -76,6 +78,7 @@ pub fn tables(model: &Model, sessions: &[(&Fetch, u64)], opened: impl Fn(u32) ->
         .col("probes", Column::U64(probes))
         .col("probe_bytes", Column::U64(probe_bytes))
         .col("requests_resent", Column::U64(resent))
+        .col("discarded_bytes", Column::U64(discarded))
         .col("error", Column::Str(error));
     let requests = Table::new("fetch_requests")
         .col("session_id", Column::U32(r_session))
@@ -91,6 +94,7 @@ pub fn tables(model: &Model, sessions: &[(&Fetch, u64)], opened: impl Fn(u32) ->
     let requests = requests
         .col("sent_s", Column::F64(r_sent))
         .col("first_byte_s", Column::OptF64(r_first))
-        .col("done_s", Column::OptF64(r_done));
+        .col("done_s", Column::OptF64(r_done))
+        .col("discarded_bytes", Column::U64(r_discarded));
     [sessions, requests]
 }

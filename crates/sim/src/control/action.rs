@@ -68,9 +68,13 @@ pub enum Action {
     /// Close a fetch session's connection (neither its current one nor one
     /// with responses under way).
     CloseConnection { conn: ConnId },
-    /// Send the session's next content requests on `conn`; requests already
-    /// sent finish on their own connections (a request-boundary remap).
-    Steer { session: SessionId, conn: ConnId },
+    /// Send the session's next content requests on `conn`. With `resume`
+    /// false, requests already sent finish on their own connections (a
+    /// request-boundary remap); with `resume` true, the session stops
+    /// reading the responses under way elsewhere and asks `conn` for the
+    /// rest of each range, the old connections draining theirs to be
+    /// discarded (`app::fetch::Fetch::cut`).
+    Steer { session: SessionId, conn: ConnId, resume: bool },
     /// An application-level request of `request_bytes` for `response_bytes`
     /// on a fetch connection: its response's arrival gives
     /// `Event::ProbeResult` (a TCP keep-alive acknowledges no new data, so
@@ -199,7 +203,8 @@ impl Action {
                 format!("session {session}: {mirror} over local {local_interface}{v6}")
             }
             Action::CloseConnection { .. } => String::new(),
-            Action::Steer { session, .. } => format!("session {session}"),
+            Action::Steer { session, resume: false, .. } => format!("session {session}"),
+            Action::Steer { session, resume: true, .. } => format!("session {session}, resuming"),
             Action::Probe { request_bytes, response_bytes, .. } => format!("{request_bytes} -> {response_bytes} bytes"),
             Action::Log { detail } => detail.clone(),
         }

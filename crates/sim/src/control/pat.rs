@@ -8,7 +8,8 @@
 //! (`ExploreBestPath`: PATRTT < appRTT → remap). Here the application is a
 //! fetch session (`[[fetches]]` with `policy = "controller"`, or a page's
 //! object, `[[pages]]`), and a remap is a `Steer` at a request boundary
-//! (docs/pat.md).
+//! (docs/pat.md), or, with `remap_at = "resume"` (ours, not the paper's),
+//! a `Steer` that also moves the rest of the response under way.
 //!
 //! What the paper leaves open, each a parameter (docs/pat.md):
 //! - `resolvers`: the resolvers the Node Explorer asks (the paper: local,
@@ -43,6 +44,11 @@
 //!   applications from establishing a TCP connection over the poor
 //!   quality network interface"). Every connection stays open, probed,
 //!   until the session ends (§V-C keeps them "alive" with probes).
+//! - `remap_at`: `request` (the paper: a remap applies to the next request)
+//!   or `resume` (ours: the session stops reading the range under way and
+//!   asks the new connection for its rest, RFC 9110 §14.2; the old
+//!   connection drains the rest, discarded, as HTTP/1.1 cannot cancel a
+//!   request without closing a connection PAT keeps for probing).
 
 use std::collections::{BTreeMap, BTreeSet};
 
@@ -67,6 +73,8 @@ pub struct Pat {
     min_signal_dbm: Option<f64>,
     probe_request: u32,
     probe_response: u64,
+    /// Steers resume the responses under way (`remap_at = "resume"`).
+    resume: bool,
     sessions: BTreeMap<SessionId, SessionState>,
     /// Smoothed RTT estimate per connection, seconds.
     estimate: BTreeMap<ConnId, f64>,
@@ -92,6 +100,7 @@ pub fn build(p: &mut Params, _host: &Host) -> Built {
     // A HEAD-like request and a headers-only response (RFC 9110 §9.3.2).
     let probe_request = p.number("probe_request", 100.0, |n| n >= 1.0 && n.fract() == 0.0 && n <= 65535.0, "whole bytes, 1 to 65535") as u32;
     let probe_response = p.number("probe_response", 300.0, |n| n >= 1.0 && n.fract() == 0.0, "whole bytes, 1 or more") as u64;
+    let resume = p.choice("remap_at", "request", &["request", "resume"]) == "resume";
     // Lookups only where resolvers are named (a content without a domain needs none).
     let mut actions = vec![ActionKind::ArmTimer, ActionKind::OpenConnection, ActionKind::Steer, ActionKind::Probe, ActionKind::Log];
     if !resolvers.is_empty() {
@@ -107,6 +116,7 @@ pub fn build(p: &mut Params, _host: &Host) -> Built {
             min_signal_dbm,
             probe_request,
             probe_response,
+            resume,
             sessions: BTreeMap::new(),
             estimate: BTreeMap::new(),
             probing: BTreeMap::new(),
@@ -172,23 +182,33 @@ impl Pat {
                 continue;
             }
             let active = s.pending > 0;
+            // The connection the session's content is on after this
+            // decision: a resuming remap puts the range's rest on the new
+            // connection at once, so it is busy and, like any busy current
+            // connection, not probed (its probe would wait behind the rest).
+            // A request-boundary remap leaves it idle until the next request.
+            let mut busy = s.current;
             if let Some((best, best_rtt)) = self.best(s, view, now) {
                 match s.current.and_then(|c| self.estimate_at(c, now).map(|e| (c, e))) {
                     // Algorithm 1: PATRTT < appRTT → map the application to PATFD.
                     Some((current, current_rtt)) if best != current && best_rtt < current_rtt * (1.0 - self.hysteresis) => {
                         out.push(Action::Log { detail: format!("remap session {}: conn {best} ({}) {:.3} ms < conn {current} ({}) {:.3} ms", s.id, describe(view, best), best_rtt * 1e3, describe(view, current), current_rtt * 1e3) });
-                        out.push(Action::Steer { session: s.id, conn: best });
+                        out.push(Action::Steer { session: s.id, conn: best, resume: self.resume });
+                        busy = if self.resume { Some(best) } else { busy };
                     }
                     Some(_) => {}
                     // No current connection, or one without an estimate
                     // yet: take the best.
-                    None => out.push(Action::Steer { session: s.id, conn: best }),
+                    None => {
+                        out.push(Action::Steer { session: s.id, conn: best, resume: self.resume });
+                        busy = if self.resume { Some(best) } else { busy };
+                    }
                 }
             }
             if active || !self.activity_gated {
                 for &c in &s.connections {
                     let up = view.connection(c).is_some_and(|v| v.established);
-                    if up && Some(c) != s.current && !self.probing.contains_key(&c) {
+                    if up && Some(c) != busy && !self.probing.contains_key(&c) {
                         self.probing.insert(c, now);
                         out.push(Action::Probe { conn: c, request_bytes: self.probe_request, response_bytes: self.probe_response });
                     }
@@ -222,7 +242,7 @@ impl Controller for Pat {
                 // later objects) maps to the best at once, as Algorithm 1 maps
                 // an application's new request.
                 if let Some((best, _)) = self.best(s, view, now) {
-                    out.push(Action::Steer { session: *session, conn: best });
+                    out.push(Action::Steer { session: *session, conn: best, resume: self.resume });
                 }
                 let Some(domain) = s.domain.clone() else {
                     self.sessions.insert(*session, SessionState::default());
@@ -256,7 +276,7 @@ impl Controller for Pat {
                     self.sample(*conn, rtt);
                 }
                 for s in view.sessions.iter().filter(|s| s.current.is_none() && !s.finished && s.connections.contains(conn)) {
-                    out.push(Action::Steer { session: s.id, conn: *conn });
+                    out.push(Action::Steer { session: s.id, conn: *conn, resume: self.resume });
                 }
             }
             Event::ProbeResult { conn, rtt } => {

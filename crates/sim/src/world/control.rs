@@ -379,6 +379,8 @@ impl World<'_> {
     /// Carries out `action` of controller `i`, taken on `cause`, and logs it.
     fn apply(&mut self, i: u32, cause: &CtlEvent, action: Action) {
         let host = self.ctl.instances[i as usize].host;
+        // What a resuming steer cut, for the log's detail.
+        let mut note = None;
         let outcome: Result<Option<u32>, String> = match &action {
             Action::ArmTimer { after, token } => {
                 let slot = self.ctl.timers.len() as u32;
@@ -408,7 +410,10 @@ impl World<'_> {
                 self.ctl_open_connection(host, *session, mirror, *local_interface, *family).map(|()| None)
             }
             Action::CloseConnection { conn } => self.ctl_close_connection(host, *conn).map(|()| None),
-            Action::Steer { session, conn } => self.ctl_steer(host, *session, *conn).map(|()| None),
+            Action::Steer { session, conn, resume } => self.ctl_steer(host, *session, *conn, *resume).map(|n| {
+                note = n;
+                None
+            }),
             Action::Probe { conn, request_bytes, response_bytes } => self.ctl_probe(host, *conn, *request_bytes, *response_bytes).map(|()| None),
             Action::SetScheduler { conn, scheduler: name } => {
                 if !scheduler::names().contains(&name.as_str()) {
@@ -423,6 +428,10 @@ impl World<'_> {
             Err(e) => (None, Some(e)),
         };
         let detail = crate::control::log::detail(self.model, host, &action);
+        let detail = match note {
+            Some(n) => format!("{detail}: {n}"),
+            None => detail,
+        };
         let inst = &self.ctl.instances[i as usize];
         let host_name = &self.model.nodes[host as usize].name;
         self.ctl.log.record(self.now, host_name, &inst.name, cause, &action, subflow, refused, detail);

@@ -180,7 +180,10 @@ impl World<'_> {
         let m = &self.model.fetches[session as usize];
         let fetch = &mut self.sessions[session as usize].fetch;
         let finished = fetch.finished_at.is_some();
-        fetch.complete(m, r, first_byte_at, self.now);
+        // A response cut by a resuming steer has drained: nothing to tell.
+        if !fetch.complete(m, r, first_byte_at, self.now) {
+            return;
+        }
         let finished = !finished && fetch.finished_at.is_some();
         let req = &fetch.requests[r as usize];
         let event = match req.ask {
@@ -273,7 +276,12 @@ impl World<'_> {
         Ok(())
     }
 
-    pub(super) fn ctl_steer(&mut self, host: NodeId, session: SessionId, conn: ConnId) -> Result<(), String> {
+    /// Moves `session`'s next requests to `conn`; with `resume`, also the
+    /// rests of its responses under way elsewhere (`Fetch::resume_on`):
+    /// the bytes of each that reached the application are those its
+    /// connection delivered in order past the response's start. A line for
+    /// the controller log if a response was cut.
+    pub(super) fn ctl_steer(&mut self, host: NodeId, session: SessionId, conn: ConnId, resume: bool) -> Result<Option<String>, String> {
         self.own_session(host, session)?;
         self.fetch_conn(host, conn)?;
         if !self.model.fetches[session as usize].candidates.iter().any(|k| k.flow == conn) {
@@ -283,9 +291,22 @@ impl World<'_> {
         if c.opened_at.is_none() || c.closed_at.is_some() {
             return Err(format!("connection {conn} is not open"));
         }
-        self.sessions[session as usize].fetch.steer(conn);
+        let m = &self.model.fetches[session as usize];
+        let fetch = &mut self.sessions[session as usize].fetch;
+        let moved = fetch.steer(conn);
+        let flows = &self.flows;
+        let read = |i: u32, r: &crate::app::fetch::SessionRequest| {
+            let c = flows[r.conn as usize].fetch.as_ref().expect("a fetch connection");
+            let id = c.asks.iter().position(|&a| a == (session, i)).expect("a request sent on its connection");
+            let x = &c.exchange.requests[id];
+            // Not yet at the server: nothing of it was read.
+            let start = x.end.map(|end| end - x.bytes);
+            let got = start.map_or(0, |start| flows[r.conn as usize].receiver.delivered().saturating_sub(start).min(x.bytes));
+            (got, x.first_byte_at)
+        };
+        let note = if moved && resume { fetch.resume_on(m, conn, self.now, read) } else { None };
         self.fetch_issue(session);
-        Ok(())
+        Ok(note)
     }
 
     pub(super) fn ctl_close_connection(&mut self, host: NodeId, conn: ConnId) -> Result<(), String> {

@@ -52,7 +52,7 @@ impl Host<'_> {
             // Application-level actions, on the host's own fetch client (`fetch.rs`).
             Action::OpenConnection { session, ref mirror, local_interface, family } => return self.ctl_open_connection(session, mirror, local_interface, family),
             Action::CloseConnection { conn } => return self.ctl_close_connection(conn),
-            Action::Steer { session, conn } => return self.ctl_steer(session, conn),
+            Action::Steer { session, conn, resume } => return self.ctl_steer(session, conn, resume),
             Action::Probe { conn, request_bytes, response_bytes } => return self.ctl_probe(conn, request_bytes, response_bytes),
         };
         if done.is_ok() {

@@ -30,7 +30,7 @@ use std::time::Duration;
 
 use socket2::{SockAddr, Socket};
 
-use pathpool_sim::app::fetch::{Ask, Fetch, Policy};
+use pathpool_sim::app::fetch::{Ask, Fetch, Policy, SessionRequest};
 use pathpool_sim::control::action::{CURRENT_CONNECTION, NOT_ESTABLISHED, NOT_REOPENED, RESPONSES_PENDING};
 use pathpool_sim::control::view::{FetchConnView, SessionView};
 use pathpool_sim::control::{ConnId, Event, SessionId};
@@ -83,6 +83,8 @@ pub(super) struct Fetching {
     seeds: Vec<u64>,
     buf: Vec<u8>,
     scratch: Vec<u8>,
+    /// What the last resuming steer cut, for the controller log's detail.
+    pub steer_note: Option<String>,
 }
 
 impl Fetching {
@@ -91,7 +93,8 @@ impl Fetching {
         let mut unstarted: Vec<SessionId> = (0..model.fetches.len() as SessionId).filter(mine).collect();
         unstarted.sort_by_key(|&s| std::cmp::Reverse((model.fetches[s as usize].start, s)));
         let seeds = model.contents.iter().map(|c| content::seed(&c.name)).collect();
-        Fetching { unstarted, conns: BTreeMap::new(), queues: vec![VecDeque::new(); model.pages.len()], seeds, buf: vec![0; 256 * 1024], scratch: Vec::new() }
+        let queues = vec![VecDeque::new(); model.pages.len()];
+        Fetching { unstarted, conns: BTreeMap::new(), queues, seeds, buf: vec![0; 256 * 1024], scratch: Vec::new(), steer_note: None }
     }
 
     /// Whether the host has fetch sessions at all.
@@ -418,7 +421,10 @@ impl<'a> Host<'a> {
         let (event, finished) = {
             let mut fetch = self.ledger(session);
             let before = fetch.finished_at.is_some();
-            fetch.complete(m, r, first_byte_at, now);
+            // A response cut by a resuming steer has drained: nothing to tell.
+            if !fetch.complete(m, r, first_byte_at, now) {
+                return;
+            }
             let finished = !before && fetch.finished_at.is_some();
             let req = &fetch.requests[r as usize];
             let event = match req.ask {
@@ -513,7 +519,13 @@ impl<'a> Host<'a> {
         }
     }
 
-    pub(super) fn ctl_steer(&mut self, session: SessionId, conn: ConnId) -> Result<Option<u32>, String> {
+    /// Moves `session`'s next requests to `conn`; with `resume`, also the
+    /// rests of its responses under way elsewhere (`Fetch::resume_on`): the
+    /// bytes of each read so far are delivered, the rest is read from the
+    /// old connection and discarded (`responses` still checks it against
+    /// the content). What was cut goes to the controller log
+    /// (`Fetching::steer_note`).
+    pub(super) fn ctl_steer(&mut self, session: SessionId, conn: ConnId, resume: bool) -> Result<Option<u32>, String> {
         self.own_session(session)?;
         self.fetch_conn(conn)?;
         if !self.s.model.fetches[session as usize].candidates.iter().any(|k| k.flow == conn) {
@@ -522,7 +534,16 @@ impl<'a> Host<'a> {
         if !self.fetching.conns.get(&conn).is_some_and(|c| c.closed_at.is_none()) {
             return Err(format!("connection {conn} is not open"));
         }
-        self.ledger(session).steer(conn);
+        let m = &self.s.model.fetches[session as usize];
+        let mut fetch = self.ledger(session);
+        let moved = fetch.steer(conn);
+        let conns = &self.fetching.conns;
+        let read = |i: u32, r: &SessionRequest| {
+            let asked = conns[&r.conn].asks.iter().find(|a| (a.session, a.request) == (session, i)).expect("a response under way on its connection");
+            (r.len - asked.left, asked.first_byte_at)
+        };
+        self.fetching.steer_note = if moved && resume { fetch.resume_on(m, conn, self.s.clock.now(), read) } else { None };
+        drop(fetch);
         self.fetch_issue(session);
         Ok(None)
     }

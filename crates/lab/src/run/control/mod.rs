@@ -303,6 +303,10 @@ impl Host<'_> {
             let name = self.instances[i as usize].name.clone();
             let mut record = self.s.log.lock().unwrap_or_else(|e| e.into_inner());
             let detail = control::log::detail(self.s.model, self.id, &action);
+            let detail = match self.fetching.steer_note.take() {
+                Some(n) => format!("{detail}: {n}"),
+                None => detail,
+            };
             record.log.record(at, self.name(), &name, event, &action, subflow, refused, detail);
         }
     }
