@@ -24,6 +24,7 @@ pub fn tables<'f>(
     let node = |n: NodeId| model.nodes[n as usize].name.clone();
     let (mut id, mut name, mut client, mut policy, mut objects, mut total) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut bytes, mut start, mut load, mut conns, mut resent, mut error) = (vec![], vec![], vec![], vec![], vec![], vec![]);
+    let mut discarded = vec![];
     let (mut o_page, mut o_id, mut o_session, mut o_content, mut o_after, mut o_depth) = (vec![], vec![], vec![], vec![], vec![], vec![]);
     let (mut o_bytes, mut o_ready, mut o_sent, mut o_first, mut o_done) = (vec![], vec![], vec![], vec![], vec![]);
     let (mut o_flow, mut o_mirror, mut o_iface, mut o_reused) = (vec![], vec![], vec![], vec![]);
@@ -42,6 +43,7 @@ pub fn tables<'f>(
         load.push(ends.and_then(|e| e.into_iter().max()).map(|end| (end - page.start).secs()));
         conns.push(page.pool.iter().filter(|k| opened(k.flow)).count() as u64);
         resent.push(page.objects.iter().map(|o| resent_of(o.session)).sum::<u64>());
+        discarded.push(page.objects.iter().map(|o| fetch(o.session).discarded()).sum::<u64>());
         let failed = page
             .objects
             .iter()
@@ -85,6 +87,7 @@ pub fn tables<'f>(
         .col("load_s", Column::OptF64(load))
         .col("connections", Column::U64(conns))
         .col("requests_resent", Column::U64(resent))
+        .col("discarded_bytes", Column::U64(discarded))
         .col("error", Column::Str(error));
     let objects = Table::new("page_objects")
         .col("page_id", Column::U32(o_page))
