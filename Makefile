@@ -246,7 +246,7 @@ emptcp: install
 # downloads with PAT, the default policy and MPTCP), Figs. 12-13 (a synthetic population of 50 domains
 # calibrated to Figs. 7-9, 50 trials each), Fig. 14 (page load time: HTTP Archive's median page on the
 # population's networks, PAT against a browser's 6 connections per server) and Fig. 15 (overhead against
-# probe period and connections), beside the paper. About 2.5 minutes on 2 cores (5841 runs); finished runs
+# probe period and connections), beside the paper. About 1-2.5 minutes on 2 cores (5886 runs); finished runs
 # are cached in results/pat/cache.jsonl (an interrupted run resumes, PAT_ARGS=--fresh starts over, --quick
 # runs a subset in about 17 s into report-quick.md). Writes results/pat/report.md and plots.
 pat: install
