@@ -15,75 +15,21 @@ use pathpool_sim::RunOutput;
 
 const V6: &str = "families = [\"v4\", \"v6\"]\n";
 
-/// The network with IPv6 on Wi-Fi, the Wi-Fi router's core link and
-/// m1's link, each if its flag is set.
+/// The fetch tests' network (`data/phone-two-mirrors.toml`) and the
+/// resolver's node (`data/dns-core.toml`), with IPv6 on Wi-Fi, the Wi-Fi
+/// router's core link and m1's link, each if its flag is set.
 fn net_with(content_bytes: u64, [wifi, core, m1]: [bool; 3]) -> String {
-    let v6 = |on: bool| if on { V6 } else { "" };
-    let (wifi, core, m1) = (v6(wifi), v6(core), v6(m1));
+    let mut topology = include_str!("data/phone-two-mirrors.toml").to_string();
+    for (on, link) in [(wifi, "a = \"phone:wlan0\"\n"), (core, "a = \"wr\"\nb = \"core\"\n"), (m1, "a = \"core\"\nb = \"m1\"\n")] {
+        assert_eq!(topology.matches(link).count(), 1, "{link:?} is one link of the template");
+        if on {
+            topology = topology.replace(link, &format!("{link}{V6}"));
+        }
+    }
     format!(
-        r#"
-[sim]
+        r#"[sim]
 duration = "30s"
-[[nodes]]
-name = "phone"
-[[nodes]]
-name = "wr"
-kind = "router"
-[[nodes]]
-name = "lr"
-kind = "router"
-[[nodes]]
-name = "core"
-kind = "router"
-[[nodes]]
-name = "m1"
-[[nodes]]
-name = "m2"
-[[nodes]]
-name = "dns"
-[[links]]
-a = "phone:wlan0"
-b = "wr"
-rate = "10Mbps"
-delay = "5ms"
-queue = 4000
-{wifi}[[links]]
-a = "phone:lte0"
-b = "lr"
-rate = "10Mbps"
-delay = "20ms"
-queue = 4000
-[[links]]
-a = "wr"
-b = "core"
-rate = "100Mbps"
-delay = "1ms"
-queue = 4000
-{core}[[links]]
-a = "lr"
-b = "core"
-rate = "100Mbps"
-delay = "1ms"
-queue = 4000
-[[links]]
-name = "to-m1"
-a = "core"
-b = "m1"
-rate = "100Mbps"
-delay = "5ms"
-queue = 4000
-{m1}[[links]]
-a = "core"
-b = "m2"
-rate = "100Mbps"
-delay = "10ms"
-queue = 4000
-[[links]]
-a = "core"
-b = "dns"
-rate = "100Mbps"
-delay = "1ms"
-[[resolvers]]
+{topology}{}[[resolvers]]
 name = "local"
 node = "dns"
 [resolvers.domains."cdn.example"]
@@ -94,7 +40,8 @@ name = "movie"
 bytes = {content_bytes}
 mirrors = ["m1", "m2"]
 domain = "cdn.example"
-"#
+"#,
+        include_str!("data/dns-core.toml")
     )
 }
 

@@ -13,68 +13,18 @@ mod common;
 use common::{f64s, load_err, run_toml, strs, table};
 use pathpool_sim::RunOutput;
 
-const NET: &str = r#"
-[sim]
+/// `data/phone-two-mirrors.toml` with m1's delay stepping from 5 to 100 ms
+/// at 3 s, the resolver's node (`data/dns-core.toml`), its answer and the
+/// 16 MB content.
+fn net() -> String {
+    let m1 = "b = \"m1\"\nrate = \"100Mbps\"\ndelay = \"5ms\"\n";
+    let topology = include_str!("data/phone-two-mirrors.toml");
+    assert!(topology.contains(m1), "m1's link is in the template");
+    let topology = topology.replace(m1, &m1.replace("\"5ms\"", r#"{ schedule = [["0s", "5ms"], ["3s", "100ms"]] }"#));
+    format!(
+        r#"[sim]
 duration = "40s"
-[[nodes]]
-name = "phone"
-[[nodes]]
-name = "wr"
-kind = "router"
-[[nodes]]
-name = "lr"
-kind = "router"
-[[nodes]]
-name = "core"
-kind = "router"
-[[nodes]]
-name = "m1"
-[[nodes]]
-name = "m2"
-[[nodes]]
-name = "dns"
-[[links]]
-a = "phone:wlan0"
-b = "wr"
-rate = "10Mbps"
-delay = "5ms"
-queue = 4000
-[[links]]
-a = "phone:lte0"
-b = "lr"
-rate = "10Mbps"
-delay = "20ms"
-queue = 4000
-[[links]]
-a = "wr"
-b = "core"
-rate = "100Mbps"
-delay = "1ms"
-queue = 4000
-[[links]]
-a = "lr"
-b = "core"
-rate = "100Mbps"
-delay = "1ms"
-queue = 4000
-[[links]]
-a = "core"
-b = "m1"
-rate = "100Mbps"
-delay = { schedule = [["0s", "5ms"], ["3s", "100ms"]] }
-queue = 4000
-[[links]]
-a = "core"
-b = "m2"
-rate = "100Mbps"
-delay = "10ms"
-queue = 4000
-[[links]]
-a = "core"
-b = "dns"
-rate = "100Mbps"
-delay = "1ms"
-[[resolvers]]
+{topology}{}[[resolvers]]
 name = "local"
 node = "dns"
 [resolvers.domains."cdn.example"]
@@ -85,12 +35,15 @@ name = "movie"
 bytes = "16MB"
 mirrors = ["m1", "m2"]
 domain = "cdn.example"
-"#;
+"#,
+        include_str!("data/dns-core.toml")
+    )
+}
 
 const FETCH: &str = "[[fetches]]\nname = \"dl\"\nclient = \"phone\"\ncontent = \"movie\"\nchunk = \"1MB\"\n";
 
 fn run(policy: &str, pat: &str) -> RunOutput {
-    run_toml(&format!("{NET}{FETCH}policy = \"{policy}\"\n{pat}"))
+    run_toml(&format!("{}{FETCH}policy = \"{policy}\"\n{pat}", net()))
 }
 
 const PAT: &str = "[[controllers]]\nhost = \"phone\"\nkind = \"pat\"\n[controllers.params]\nresolvers = \"local\"\n";
@@ -180,13 +133,13 @@ fn probing_stops_with_the_download() {
 
 #[test]
 fn dns_mistakes_are_refused_before_the_run() {
-    let no_zone = NET.replace("domain = \"cdn.example\"", "domain = \"other.example\"");
+    let no_zone = net().replace("domain = \"cdn.example\"", "domain = \"other.example\"");
     let e = load_err(&format!("{no_zone}{FETCH}"));
     assert!(e.contains("contents[0].domain") && e.contains("no [[resolvers]] entry serves 'other.example'"), "{e}");
-    let stranger = NET.replace("mirrors = [\"m1\", \"m2\"]\nttl", "mirrors = [\"m1\", \"dns\"]\nttl");
+    let stranger = net().replace("mirrors = [\"m1\", \"m2\"]\nttl", "mirrors = [\"m1\", \"dns\"]\nttl");
     let e = load_err(&format!("{stranger}{FETCH}"));
     assert!(e.contains("answers 'dns', which does not hold content 'movie'"), "{e}");
-    let e = load_err(&format!("{NET}{FETCH}resolver = \"public\"\n"));
+    let e = load_err(&format!("{}{FETCH}resolver = \"public\"\n", net()));
     assert!(e.contains("fetches[0].resolver") && e.contains("unknown resolver 'public'"), "{e}");
 }
 
@@ -199,8 +152,9 @@ fn dns_mistakes_are_refused_before_the_run() {
 #[test]
 fn pat_does_not_move_to_a_connection_whose_probe_is_overdue() {
     let lte = "a = \"phone:lte0\"\nb = \"lr\"\nrate = \"10Mbps\"\ndelay = \"20ms\"\nqueue = 4000\n";
-    let net = NET.replace(lte, &format!("{lte}events = [{{ at = \"2s\", state = \"down\" }}, {{ at = \"30s\", state = \"up\" }}]\n"));
-    assert_ne!(net, NET);
+    let base = net();
+    let net = base.replace(lte, &format!("{lte}events = [{{ at = \"2s\", state = \"down\" }}, {{ at = \"30s\", state = \"up\" }}]\n"));
+    assert_ne!(net, base);
     let out = run_toml(&format!("{net}{FETCH}policy = \"controller\"\n{PAT}"));
     let r = ranges(&out);
     assert_every_byte_once(&r, 16_000_000);
