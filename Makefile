@@ -226,11 +226,11 @@ green: install
 # S-MPTCP (docs/reproductions/smptcp.md, issue 21): Figs. 4-5 (aggregation, eq. 1),
 # Figs. 8-9 (an hour of 1080p60 video, Wi-Fi rates calibrated for legacy's bytes) and
 # Figs. 6-7 (12 h of radio energy), the baselines beside the paper; S-MPTCP rows are
-# "pending" until the smptcp controller validates. About 13 minutes (123 runs, one at a time); finished
+# "pending" until the smptcp controller validates. About 20 minutes (250 runs, one at a time); finished
 # runs are cached in results/smptcp/cache.jsonl (an interrupted run resumes,
 # SMPTCP_ARGS=--fresh starts over, --quick runs a subset in about a minute). The report is
 # results/smptcp/report.md. As root it adds --lab: a 10-minute video and two download rows on
-# the kernel lab beside the simulator, both with uncoupled CUBIC (about 25 minutes of real time).
+# the kernel lab beside the simulator, both with uncoupled CUBIC (about 27 minutes of real time).
 smptcp: install
 	$(PY) validation/smptcp_paper.py $(if $(filter 0,$(shell id -u)),--lab) $(SMPTCP_ARGS)
 
