@@ -399,6 +399,7 @@ impl World<'_> {
             }),
             Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(host, *conn, *bytes).map(|()| None),
             Action::SetMss { conn, mss } => self.set_mss(host, *conn, *mss).map(|()| None),
+            Action::SetCongestionControl { conn, algorithm } => self.set_congestion_control(host, *conn, algorithm).map(|()| None),
             Action::SetIncrement { conn, subflow, a } => self.set_increment(host, *conn, *subflow, *a).map(|()| *subflow),
             Action::OpenSubflow { conn, local, remote, backup } => self.open(host, *conn, *local, *remote, *backup).map(Some),
             Action::CloseSubflow { conn, subflow } => self.on_subflow(host, *conn, *subflow, |s, id, io| s.close_subflow(id, io)),
@@ -499,6 +500,30 @@ impl World<'_> {
             f.sender.cap_mss(crate::net::mtu::payload_under(mss as u32, family.header_bytes(self.model.header_bytes), family));
         }
         Ok(())
+    }
+
+    /// `host`, `conn`'s data sender, runs congestion control `algorithm`
+    /// from the first SYN: TCP_CONGESTION before connect, on an MPTCP
+    /// connection every subflow its own instance (uncoupled).
+    fn set_congestion_control(&mut self, host: NodeId, conn: ConnId, algorithm: &str) -> Result<(), String> {
+        self.own(host, conn)?;
+        let m = &self.flow_models[conn as usize];
+        if m.transport != "tcp" && m.transport != "mptcp" {
+            return Err(format!("a {} connection has no congestion control to set", m.transport));
+        }
+        if !crate::cc::names().contains(&algorithm) {
+            return Err(format!("unknown congestion control '{algorithm}' (known: {})", crate::cc::names().join(", ")));
+        }
+        // The TCP sender's new algorithm draws from its flow's stream, as the scenario's would.
+        let rng = crate::engine::Seeds { master: self.model.seed }.stream(&format!("flow:{}:cc", m.name));
+        let f = &mut self.flows[conn as usize];
+        if f.src != host {
+            return Err(crate::control::action::CC_SENDER_ONLY.into());
+        }
+        if f.sender.opened() {
+            return Err("its SYN has left; set the congestion control at connection_opening".into());
+        }
+        f.sender.set_cc(algorithm, rng)
     }
 
     /// Sets the Westwood+ increment coefficient of `conn`'s subflow
