@@ -723,6 +723,31 @@ transport = "mptcp"
     }
 
     #[test]
+    fn only_a_connections_sender_sets_its_congestion_control_and_before_the_syn() {
+        let source = Source { name: "two.toml".into(), dir: ".".into(), data_dir: None };
+        let model = load(TWO_PHONES, Format::Toml, &source, None).unwrap();
+        let mut world = World::new(&model);
+        let (on_a, on_b) = (world.ctl.by_host[0][0], world.ctl.by_host[1][0]);
+        let set = |world: &mut World, i, conn, algorithm: &str| {
+            world.apply(i, &CtlEvent::Start, Action::SetCongestionControl { conn, algorithm: algorithm.into() });
+            world.ctl.log.rows.last().unwrap().outcome.clone()
+        };
+        // b receives on `to-b`: the server's choice.
+        assert_eq!(set(&mut world, on_b, 1, "bbr"), format!("refused: {}", crate::control::action::CC_SENDER_ONLY));
+        assert!(set(&mut world, on_a, 0, "vegas").starts_with("refused: unknown congestion control 'vegas'"));
+        assert_eq!(set(&mut world, on_a, 0, "bbr"), "done");
+        world.duration = Time::from_millis(300);
+        world.run(&mut |_| {});
+        assert_eq!(world.flows[0].sender.cc_name(), "uncoupled/bbr");
+        assert_eq!(world.flows[1].sender.cc_name(), "lia");
+        // Every subflow of `from-a` runs its own BBR (a bandwidth estimate; LIA keeps none).
+        let Sender::Mptcp(s) = &world.flows[0].sender else { panic!("an MPTCP sender") };
+        assert!(s.subflows().len() >= 2, "{} subflows", s.subflows().len());
+        assert!(s.subflows().iter().all(|sf| sf.sender.cc().bandwidth_estimate().is_some()));
+        assert_eq!(set(&mut world, on_a, 0, "cubic"), "refused: its SYN has left; set the congestion control at connection_opening");
+    }
+
+    #[test]
     fn device_hints_reach_the_view_at_their_times() {
         let text = format!(
             "{TWO_PHONES}[[devices]]\nhost = \"a\"\nbattery = [[\"0s\", 80], [\"0.5s\", 15]]\nscreen = [[\"0.2s\", false]]\n\
