@@ -392,7 +392,8 @@ impl TcpSender {
         self.cfg.cc = name.to_string();
         self.cc = cc;
         let mss = self.ccs.mss;
-        self.ccs = CcState { cwnd: self.cfg.initial_window as u64 * mss, ssthresh: self.cfg.initial_ssthresh.map_or(u64::MAX, |s| s as u64 * mss), mss, ..CcState::default() };
+        let ssthresh = self.cfg.initial_ssthresh.map_or(u64::MAX, |s| s as u64 * mss);
+        self.ccs = CcState { cwnd: self.cfg.initial_window as u64 * mss, ssthresh, mss, ..CcState::default() };
         self.cc.init(&mut self.ccs);
     }
 

@@ -43,7 +43,9 @@ impl Host<'_> {
                 return Err(NO_SCHEDULER.into());
             }
             Action::SetMss { conn, mss } => return self.set_mss(conn, mss).map(|()| None),
-            Action::SetCongestionControl { conn, ref algorithm } => return self.set_congestion_control(conn, algorithm).map(|()| None),
+            Action::SetCongestionControl { conn, ref algorithm } => {
+                return self.set_congestion_control(conn, algorithm).map(|()| None);
+            }
             Action::Resolve { ref resolver, ref domain, interface } => return self.ctl_resolve(resolver, domain, interface),
             Action::SetIncrement { conn, subflow, a } => self.set_increment(conn, subflow, a),
             Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(conn, bytes),
