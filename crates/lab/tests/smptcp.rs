@@ -189,3 +189,63 @@ fn algorithm_1_switches_cellular_at_the_same_buffer_levels_on_both_planes() {
         assert_eq!((stalls(&sim), stalls(&lab)), (0.0, 0.0));
     }
 }
+
+/// The phone uploading to the server for `duration` over both paths
+/// (hassle-free from the start), S-MPTCP with `params` beside the mode.
+fn upload(duration: &str, params: &str) -> String {
+    let toml = phone(duration, "20Mbps", "{}", &format!(r#"mode = "hassle_free"{params}"#), LTE)
+        .replace("src = \"server\"\ndst = \"phone\"\nclient = \"dst\"\n", "src = \"phone\"\ndst = \"server\"\n")
+        .replace("app = {}\n", "")
+        .replace("[sim]\n", "[sim]\nsample_interval = \"250ms\"\n");
+    assert!(toml.contains("src = \"phone\"") && !toml.contains("app ="), "the template changed:\n{toml}");
+    toml
+}
+
+/// Per subflow id, how many `subflow_ts` samples carry a BBR bandwidth
+/// estimate: on the lab, sockets the kernel answered `INET_DIAG_BBRINFO` for
+/// in the phone's namespace (sock_diag, what `ss -tni` prints as `bbr:(...)`).
+fn bbr_samples(tables: &[Table]) -> Vec<(u32, usize)> {
+    let ts = table(tables, "subflow_ts");
+    let (ids, bw) = (f64s(ts, "subflow_id"), f64s(ts, "bw_estimate_bps"));
+    let mut out: Vec<(u32, usize)> = Vec::new();
+    for (k, &id) in ids.iter().enumerate() {
+        let id = id as u32;
+        if !out.iter().any(|o| o.0 == id) {
+            out.push((id, 0));
+        }
+        if bw[k].is_finite() && bw[k] > 0.0 {
+            out.iter_mut().find(|o| o.0 == id).expect("pushed").1 += 1;
+        }
+    }
+    out.sort();
+    out
+}
+
+fn flow_cc(tables: &[Table]) -> String {
+    strs(table(tables, "flows"), "cc")[0].clone()
+}
+
+#[test]
+fn an_upload_runs_bbr_on_every_subflow_on_both_planes() {
+    let Some((sim, lab)) = both("smptcp upload bbr", &upload("4s", ""), true) else { return };
+    let acts = |t: &[Table]| actions(t).into_iter().map(|a| (a.1, a.2)).collect::<Vec<_>>();
+    for (plane, t) in [("simulator", &sim), ("lab", &lab)] {
+        assert_eq!(acts(t)[0], ("set_congestion_control".to_string(), "bbr".to_string()), "{plane}: {:?}", acts(t));
+        assert_eq!(flow_cc(t), "uncoupled/bbr", "{plane}");
+    }
+    // The kernel's own reading: both subflows, the join included, run BBR.
+    let (s, l) = (bbr_samples(&sim), bbr_samples(&lab));
+    eprintln!("FIGURE smptcp upload bbr, samples with a BBR estimate by subflow: simulator {s:?}, lab {l:?}");
+    assert_eq!(l.len(), 2, "{l:?}");
+    assert!(l.iter().all(|&(_, n)| n >= 4), "{l:?}");
+    // Off: no action, and the kernel reports no BBR on any subflow (CUBIC).
+    let Some((sim, lab)) = both("smptcp upload keep", &upload("3s", r#", sender_cc = "keep""#), true) else { return };
+    for (plane, t) in [("simulator", &sim), ("lab", &lab)] {
+        assert!(acts(t).iter().all(|a| a.0 != "set_congestion_control"), "{plane}: {:?}", acts(t));
+        assert_eq!(flow_cc(t), "uncoupled/cubic", "{plane}");
+    }
+    let l = bbr_samples(&lab);
+    eprintln!("FIGURE smptcp upload keep, samples with a BBR estimate by subflow: lab {l:?}");
+    assert_eq!(l.len(), 2, "{l:?}");
+    assert!(l.iter().all(|&(_, n)| n == 0), "{l:?}");
+}

@@ -240,17 +240,32 @@ impl Sender {
     /// The congestion control's name for the results: "rcp" for RCP flows,
     /// "inrpp" for INRPP ones;
     /// for MPTCP the coupling ("lia", "olia", "balia"), or "uncoupled/"
-    /// followed by the subflows' algorithm.
-    pub fn cc_name(&self, cfg: &TcpConfig) -> String {
+    /// followed by the subflows' algorithm. What the sender runs: the
+    /// scenario's, or what a controller set (`Action::SetCongestionControl`).
+    pub fn cc_name(&self) -> String {
         match self {
-            Sender::Tcp(_) => cfg.cc.clone(),
+            Sender::Tcp(s) => s.cc_name().to_string(),
             Sender::Rcp(_) => "rcp".into(),
             Sender::Inrpp(_) => "inrpp".into(),
             Sender::Mptcp(s) => match s.coupling() {
-                "uncoupled" => format!("uncoupled/{}", cfg.cc),
+                "uncoupled" => format!("uncoupled/{}", s.subflow_cc()),
                 coupled => coupled.to_string(),
             },
         }
+    }
+
+    /// Runs congestion control `name` before the first SYN: a TCP sender's
+    /// (`rng`, its flow's stream, for the new algorithm), or every subflow of
+    /// an MPTCP one, uncoupled. Err for the transports without a window.
+    pub fn set_cc(&mut self, name: &str, rng: RngStream) -> Result<(), String> {
+        match self {
+            // Already its algorithm: it keeps the scenario's parameters.
+            Sender::Tcp(s) if s.cc_name() == name => {}
+            Sender::Tcp(s) => s.set_cc(name, crate::cc::build(name, &Default::default(), rng).map_err(|e| format!("congestion control '{name}': {e:?}"))?),
+            Sender::Mptcp(s) => s.set_uncoupled_cc(name),
+            Sender::Rcp(_) | Sender::Inrpp(_) => return Err("only TCP and MPTCP connections have a congestion control to set".into()),
+        }
+        Ok(())
     }
 }
 

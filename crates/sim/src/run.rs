@@ -76,7 +76,7 @@ fn collect(model: &Model, mut world: World, setup_s: f64, wall_s: f64) -> RunOut
         .col("src", Column::Str(model.flows.iter().map(|f| node(f.src)).collect()))
         .col("dst", Column::Str(model.flows.iter().map(|f| node(f.dst)).collect()))
         .col("transport", Column::Str(model.flows.iter().map(|f| f.transport.clone()).collect()))
-        .col("cc", Column::Str(model.flows.iter().zip(&world.flows).map(|(m, f)| f.sender.cc_name(&m.tcp)).collect()))
+        .col("cc", Column::Str(world.flows.iter().map(|f| f.sender.cc_name()).collect()))
         .col("size_bytes", Column::OptU64(model.flows.iter().map(|f| f.size).collect()))
         .col("start_s", Column::OptF64(world.flows.iter().map(|f| f.started.then(|| f.start.secs())).collect()))
         .col("finish_s", Column::OptF64(finish))

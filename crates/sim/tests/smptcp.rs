@@ -1,8 +1,8 @@
 //! S-MPTCP's algorithm checks on the simulator (issue 21, "Algorithm
 //! checks"): Algorithm 2 on a 19 MB, a 21 MB and an unknown-size download;
 //! Algorithm 1's on/off sequence; a RAT change; a fallback; the guard; the
-//! buffer tuner; bad parameters. The kernel lab runs the same scenarios
-//! (crates/lab/tests/smptcp.rs).
+//! buffer tuner; the MSS rule; BBR on an upload's subflows; bad parameters.
+//! The kernel lab runs the same scenarios (crates/lab/tests/smptcp.rs).
 
 mod common;
 use common::{f64s, load_err, run_toml, table};
@@ -357,6 +357,8 @@ fn bad_parameters_are_refused_naming_the_key() {
     assert!(bad(r#"alpha2 = "-1s""#).contains("params.alpha2"), "{}", bad(r#"alpha2 = "-1s""#));
     assert!(bad(r#"speed = 3"#).contains("unknown parameter for smptcp"), "{}", bad("speed = 3"));
     assert!(bad(r#"tune_mss = 3"#).contains("params.tune_mss"), "{}", bad("tune_mss = 3"));
+    let cc = bad(r#"sender_cc = "cubic""#);
+    assert!(cc.contains("controllers[0].params.sender_cc") && cc.contains("bbr"), "{cc}");
 }
 
 #[test]
@@ -417,4 +419,64 @@ fn an_interactive_session_which_requests_nothing_is_in_reliability_mode_from_the
     let out = run_toml(&phone("3s", r#"{ kind = "interactive", message = "200B", interval = "20ms" }"#, "", "", ""));
     assert!(dump(&out).contains("auto: interactive (voice, games): reliability"), "{}", dump(&out));
     assert!(acts(&out, "open_subflow").is_empty(), "{}", dump(&out));
+}
+
+/// The phone uploading `size` to the server over both paths (hassle-free
+/// from the start: Wi-Fi and LTE), S-MPTCP with `params`; Wi-Fi loses
+/// `wifi_loss` of the packets each way.
+fn upload(size: &str, params: &str, wifi_loss: f64) -> String {
+    let params = if params.is_empty() { r#"mode = "hassle_free""#.to_string() } else { format!(r#"mode = "hassle_free", {params}"#) };
+    let toml = phone("8s", "{}", &params, "", "");
+    let flow = format!("src = \"phone\"\ndst = \"server\"\ntransport = \"mptcp\"\nsize = \"{size}\"\n");
+    let toml = toml.replace("src = \"server\"\ndst = \"phone\"\nclient = \"dst\"\ntransport = \"mptcp\"\n", &flow).replace("app = {}\n", "");
+    assert!(toml.contains("src = \"phone\"") && !toml.contains("app ="), "the template changed:\n{toml}");
+    toml.replacen("a = \"phone:wlan0\"\nb = \"ap\"\n", &format!("a = \"phone:wlan0\"\nb = \"ap\"\nloss = {{ model = \"bernoulli\", p = {wifi_loss} }}\n"), 1)
+}
+
+/// The flows table's `cc` of flow 0 (what its sender runs).
+fn flow_cc(out: &RunOutput) -> String {
+    strs(table(out, "flows"), "cc")[0].clone()
+}
+
+/// Payload bytes the phone's subflow on `iface` had acknowledged.
+fn uploaded_via(out: &RunOutput, iface: &str) -> f64 {
+    let s = table(out, "subflows");
+    let (local, bytes) = (strs(s, "local_interface"), f64s(s, "bytes_acked"));
+    (0..local.len()).filter(|&i| local[i] == format!("phone:{iface}")).map(|i| bytes[i]).sum()
+}
+
+#[test]
+fn on_an_upload_the_tuner_runs_bbr_on_every_subflow_before_the_syn() {
+    let out = run_toml(&upload("100MB", "", 0.02));
+    let l = table(&out, "controller_log");
+    let (t, e, a, d, o) = (f64s(l, "time_s"), strs(l, "event"), strs(l, "action"), strs(l, "detail"), strs(l, "outcome"));
+    let k = a.iter().position(|x| x == "set_congestion_control").unwrap_or_else(|| panic!("no set_congestion_control:\n{}", dump(&out)));
+    assert_eq!((t[k], e[k].as_str(), d[k].as_str(), o[k].as_str()), (0.0, "connection_opening", "bbr", "done"));
+    assert_eq!(d[k - 1], "fetch: congestion control bbr on every subflow, each its own (uncoupled): the phone sends the data");
+    assert_eq!(flow_cc(&out), "uncoupled/bbr");
+    assert_eq!(acts(&out, "open_subflow").len(), 1, "{}", dump(&out));
+    // Off: the scenario's coupled OLIA, and no action.
+    let keep = run_toml(&upload("100MB", r#"sender_cc = "keep""#, 0.02));
+    assert!(acts(&keep, "set_congestion_control").is_empty(), "{}", dump(&keep));
+    assert_eq!(flow_cc(&keep), "olia");
+    // What BBR changes: with 2 % random loss on Wi-Fi, OLIA halves its
+    // window at every loss and the Wi-Fi subflow crawls; BBR's window
+    // follows its bandwidth and RTT estimates, not the losses.
+    let (bbr_wifi, olia_wifi) = (uploaded_via(&out, "wlan0"), uploaded_via(&keep, "wlan0"));
+    eprintln!("FIGURE smptcp upload, Wi-Fi 2 % loss, 8 s: Wi-Fi subflow bbr {bbr_wifi:.0} B, olia {olia_wifi:.0} B");
+    assert!(bbr_wifi > 3.0 * olia_wifi, "bbr {bbr_wifi} vs olia {olia_wifi}");
+}
+
+#[test]
+fn a_download_keeps_the_servers_congestion_control_and_runs_as_with_the_rule_off() {
+    // The phone receives: the tuner sets nothing, the server's OLIA stays,
+    // and the run is the one with `sender_cc = "keep"`, table for table.
+    let text = |params: &str| phone("5s", r#"{ kind = "download", size = "21MB" }"#, params, "", "");
+    let down = run_toml(&text(r#"guard = "off""#));
+    assert!(acts(&down, "set_congestion_control").is_empty(), "{}", dump(&down));
+    assert_eq!(flow_cc(&down), "olia");
+    let keep = run_toml(&text(r#"guard = "off", sender_cc = "keep""#));
+    for name in ["flows", "subflows", "controller_log", "links"] {
+        assert_eq!(format!("{:?}", table(&down, name).columns), format!("{:?}", table(&keep, name).columns), "table {name}");
+    }
 }

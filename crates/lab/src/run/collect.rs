@@ -87,8 +87,10 @@ pub(super) fn output(
         });
     }
     let nulls = |v: usize| vec![None::<f64>; v];
-    let cc = |m: &pathpool_sim::scenario::model::FlowModel| {
-        if m.transport == "mptcp" { format!("uncoupled/{}", m.tcp.cc) } else { m.tcp.cc.clone() }
+    // The scenario's algorithm, or what a controller set before the SYN (`traffic/opening.rs`).
+    let cc = |(m, f): (&pathpool_sim::scenario::model::FlowModel, &FlowState)| {
+        let cc = f.opening.cc().unwrap_or_else(|| m.tcp.cc.clone());
+        if m.transport == "mptcp" { format!("uncoupled/{cc}") } else { cc }
     };
     let flows_table = Table::new("flows")
         .col("flow_id", Column::U32((0..n as u32).collect()))
@@ -96,7 +98,7 @@ pub(super) fn output(
         .col("src", Column::Str(model.flows.iter().map(|f| node(f.src)).collect()))
         .col("dst", Column::Str(model.flows.iter().map(|f| node(f.dst)).collect()))
         .col("transport", Column::Str(model.flows.iter().map(|f| f.transport.clone()).collect()))
-        .col("cc", Column::Str(model.flows.iter().map(cc).collect()))
+        .col("cc", Column::Str(model.flows.iter().zip(flows).map(cc).collect()))
         .col("size_bytes", Column::OptU64(model.flows.iter().map(|f| f.size).collect()))
         .col("start_s", Column::OptF64(starts.iter().map(|t| t.map(Time::secs)).collect()))
         .col("finish_s", Column::OptF64(finish.iter().map(|t| t.map(Time::secs)).collect()))

@@ -183,7 +183,9 @@ fn client_spec(model: &Model, addrs: &[Vec<IpAddr>], i: usize) -> ClientSpec {
         server: SocketAddr::new(addrs[server as usize][server_if as usize], BASE_PORT + i as u16),
         start: f.start,
         after: f.after.map(|a| a as usize),
-        ask_opening: model.controllers.iter().any(|c| c.host == f.client && c.actions.contains(&ActionKind::SetMss)),
+        ask_opening: model.controllers.iter().any(|c| {
+            c.host == f.client && (c.actions.contains(&ActionKind::SetMss) || (at_src && c.actions.contains(&ActionKind::SetCongestionControl)))
+        }),
     }
 }
 

@@ -1,9 +1,9 @@
 //! A flow's client end: at the flow's start (for a flow with `after`, that
 //! long after the flow it waits for completed) opens a socket in its
 //! namespace (bound to the initial subflow's local address for MPTCP),
-//! sets the congestion control if it is the data sender, asks its host's
-//! controllers for the MSS to announce where one of them may set it
-//! (`opening.rs`), and connects.
+//! asks its host's controllers for the MSS to announce and the congestion
+//! control to run where one of them may set them (`opening.rs`), sets the
+//! congestion control if it is the data sender, and connects.
 
 use std::io;
 use std::net::SocketAddr;
@@ -12,6 +12,7 @@ use socket2::{SockAddr, Socket};
 
 use pathpool_sim::Time;
 
+use super::opening::Answer;
 use super::{stream_socket, FlowState, RunClock, POLL};
 use crate::netns::Netns;
 
@@ -25,8 +26,9 @@ pub struct ClientSpec {
     pub start: Time,
     /// The flow whose completion starts this one (request/response).
     pub after: Option<usize>,
-    /// A controller on the client's host may set the MSS before the SYN:
-    /// ask it (`FlowState::opening`) before connecting.
+    /// A controller on the client's host may set the MSS, or (where the
+    /// client sends the data) the congestion control, before the SYN: ask
+    /// it (`FlowState::opening`) before connecting.
     pub ask_opening: bool,
 }
 
@@ -54,20 +56,23 @@ pub fn connect(ns: &Netns, spec: &ClientSpec, flows: &[FlowState], me: usize, cl
         return None;
     }
     flow.started_ns.store(clock.now().nanos().max(1), std::sync::atomic::Ordering::Relaxed);
-    let mss = if spec.ask_opening {
+    let answer = if spec.ask_opening {
         flow.opening.ask();
         flow.opening.wait(clock)?
     } else {
-        None
+        Answer::default()
     };
-    open(ns, spec, mss).map_err(|e| flow.fail(format!("connecting to {}: {e}", spec.server))).ok()
+    open(ns, spec, answer).map_err(|e| flow.fail(format!("connecting to {}: {e}", spec.server))).ok()
 }
 
-fn open(ns: &Netns, spec: &ClientSpec, mss: Option<u16>) -> io::Result<Socket> {
+fn open(ns: &Netns, spec: &ClientSpec, answer: Answer) -> io::Result<Socket> {
+    let Answer { mss, cc } = answer;
     // The socket belongs to the namespace it was created in, whichever thread uses it.
     let socket = ns.run(|| -> io::Result<_> {
         let s = stream_socket(spec.mptcp)?;
-        if let Some(cc) = &spec.cc {
+        // A controller's choice (`SetCongestionControl`) over the scenario's.
+        let cc = cc.map(|c| crate::support::kernel_cc(&c).to_string()).or_else(|| spec.cc.clone());
+        if let Some(cc) = &cc {
             s.set_tcp_congestion(cc.as_bytes()).map_err(|e| io::Error::new(e.kind(), format!("congestion control '{cc}': {e}")))?;
         }
         // TCP_MAXSEG before connect: the SYN announces it (tcp(7); RFC 9293 §3.7.1).

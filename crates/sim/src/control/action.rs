@@ -9,6 +9,8 @@ use crate::time::Time;
 
 /// Why a plane refuses `SetIncrement` at a connection's data receiver.
 pub const SENDER_ONLY: &str = "this host receives the connection's data; only its sender's congestion control has an increment";
+/// Why `SetCongestionControl` is refused at a connection's data receiver (both planes).
+pub const CC_SENDER_ONLY: &str = "this host receives the connection's data; congestion control is its data sender's choice";
 /// Why `SetReceiveBuffer` is refused at a connection's data sender (both planes).
 pub const RECEIVER_ONLY: &str = "this host sends the connection's data; only its receiver's buffer sizes the window";
 
@@ -48,6 +50,13 @@ pub enum Action {
     /// `mss` less its TCP options. Only before the connection's first SYN
     /// (`Event::ConnectionOpening`); MPTCP joins announce the same.
     SetMss { conn: ConnId, mss: u16 },
+    /// Run congestion control `algorithm` (a `cc::names()` one) on `conn`
+    /// (TCP_CONGESTION before connect): a single-path connection's, or
+    /// every subflow of an MPTCP connection, the joins included, each its
+    /// own instance (uncoupled: no coupled BBR exists). Only the data
+    /// sender may, and only before the first SYN
+    /// (`Event::ConnectionOpening`). S-MPTCP's auto-tuner sets `bbr`.
+    SetCongestionControl { conn: ConnId, algorithm: String },
     /// Set the additive-increase coefficient a (W ← W + a/W per ACK,
     /// Westwood+'s eq. 14; eMPTCP's a = x², eq. 21) of a subflow of `conn`,
     /// or with `subflow` None of a single-path connection. Only the data
@@ -96,6 +105,7 @@ pub enum ActionKind {
     WatchBytes,
     SetReceiveBuffer,
     SetMss,
+    SetCongestionControl,
     SetIncrement,
     Resolve,
     OpenConnection,
@@ -122,6 +132,7 @@ impl ActionKind {
             ActionKind::WatchBytes => "watch_bytes",
             ActionKind::SetReceiveBuffer => "set_receive_buffer",
             ActionKind::SetMss => "set_mss",
+            ActionKind::SetCongestionControl => "set_congestion_control",
             ActionKind::SetIncrement => "set_increment",
             ActionKind::Resolve => "resolve",
             ActionKind::OpenConnection => "open_connection",
@@ -144,6 +155,7 @@ impl Action {
             Action::WatchBytes { .. } => ActionKind::WatchBytes,
             Action::SetReceiveBuffer { .. } => ActionKind::SetReceiveBuffer,
             Action::SetMss { .. } => ActionKind::SetMss,
+            Action::SetCongestionControl { .. } => ActionKind::SetCongestionControl,
             Action::SetIncrement { .. } => ActionKind::SetIncrement,
             Action::Resolve { .. } => ActionKind::Resolve,
             Action::OpenConnection { .. } => ActionKind::OpenConnection,
@@ -164,6 +176,7 @@ impl Action {
             | Action::WatchBytes { conn, .. }
             | Action::SetReceiveBuffer { conn, .. }
             | Action::SetMss { conn, .. }
+            | Action::SetCongestionControl { conn, .. }
             | Action::SetIncrement { conn, .. }
             | Action::CloseConnection { conn }
             | Action::Steer { conn, .. }
@@ -193,6 +206,7 @@ impl Action {
             Action::ArmTimer { after, token } => format!("token {token} in {:.6} s", after.secs()),
             Action::WatchBytes { bytes, .. } | Action::SetReceiveBuffer { bytes, .. } => format!("{bytes} bytes"),
             Action::SetMss { mss, .. } => format!("MSS {mss} bytes"),
+            Action::SetCongestionControl { algorithm, .. } => algorithm.clone(),
             Action::SetIncrement { a, .. } => format!("a = {a:.6}"),
             Action::Resolve { resolver, domain, interface } => match interface {
                 Some(i) => format!("{domain} at {resolver} over interface {i}"),

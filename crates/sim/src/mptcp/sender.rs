@@ -275,6 +275,25 @@ impl MptcpSender {
         }
     }
 
+    /// Runs congestion control `name` on every subflow it will create, each
+    /// its own instance (uncoupled), before the first SYN (TCP_CONGESTION on
+    /// the MPTCP socket, which Linux copies to every subflow, joins
+    /// included: `sync_socket_options`, net/mptcp/sockopt.c). The
+    /// scenario's `cc_params` stay only if `name` is its algorithm.
+    pub fn set_uncoupled_cc(&mut self, name: &str) {
+        debug_assert!(!self.opened(), "the congestion control is set before the SYN");
+        if self.cfg.cc != name {
+            self.cfg.cc = name.to_string();
+            self.cfg.cc_params = Default::default();
+        }
+        self.conf.coupling = "uncoupled".to_string();
+    }
+
+    /// The subflows' algorithm (under coupling `uncoupled`; the coupled ones are their own).
+    pub fn subflow_cc(&self) -> &str {
+        &self.cfg.cc
+    }
+
     /// Whether the initial subflow's SYN has left.
     pub fn opened(&self) -> bool {
         !self.subflows.is_empty()

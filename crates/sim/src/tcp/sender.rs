@@ -384,6 +384,24 @@ impl TcpSender {
         self.cc.init(&mut self.ccs);
     }
 
+    /// Runs `cc`, algorithm `name`, instead of the configured one; before
+    /// the SYN only (TCP_CONGESTION before connect), so its window starts
+    /// from the initial one.
+    pub fn set_cc(&mut self, name: &str, cc: Box<dyn CongestionControl>) {
+        debug_assert!(!self.opened(), "the congestion control is set before the SYN");
+        self.cfg.cc = name.to_string();
+        self.cc = cc;
+        let mss = self.ccs.mss;
+        let ssthresh = self.cfg.initial_ssthresh.map_or(u64::MAX, |s| s as u64 * mss);
+        self.ccs = CcState { cwnd: self.cfg.initial_window as u64 * mss, ssthresh, mss, ..CcState::default() };
+        self.cc.init(&mut self.ccs);
+    }
+
+    /// The congestion control's name (`cc::names()`).
+    pub fn cc_name(&self) -> &str {
+        &self.cfg.cc
+    }
+
     /// Whether it has sent its SYN (or started without a handshake).
     pub fn opened(&self) -> bool {
         self.state != State::Idle

@@ -399,6 +399,7 @@ impl World<'_> {
             }),
             Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(host, *conn, *bytes).map(|()| None),
             Action::SetMss { conn, mss } => self.set_mss(host, *conn, *mss).map(|()| None),
+            Action::SetCongestionControl { conn, algorithm } => self.set_congestion_control(host, *conn, algorithm).map(|()| None),
             Action::SetIncrement { conn, subflow, a } => self.set_increment(host, *conn, *subflow, *a).map(|()| *subflow),
             Action::OpenSubflow { conn, local, remote, backup } => self.open(host, *conn, *local, *remote, *backup).map(Some),
             Action::CloseSubflow { conn, subflow } => self.on_subflow(host, *conn, *subflow, |s, id, io| s.close_subflow(id, io)),
@@ -499,6 +500,30 @@ impl World<'_> {
             f.sender.cap_mss(crate::net::mtu::payload_under(mss as u32, family.header_bytes(self.model.header_bytes), family));
         }
         Ok(())
+    }
+
+    /// `host`, `conn`'s data sender, runs congestion control `algorithm`
+    /// from the first SYN: TCP_CONGESTION before connect, on an MPTCP
+    /// connection every subflow its own instance (uncoupled).
+    fn set_congestion_control(&mut self, host: NodeId, conn: ConnId, algorithm: &str) -> Result<(), String> {
+        self.own(host, conn)?;
+        let m = &self.flow_models[conn as usize];
+        if m.transport != "tcp" && m.transport != "mptcp" {
+            return Err(format!("a {} connection has no congestion control to set", m.transport));
+        }
+        if !crate::cc::names().contains(&algorithm) {
+            return Err(format!("unknown congestion control '{algorithm}' (known: {})", crate::cc::names().join(", ")));
+        }
+        // The TCP sender's new algorithm draws from its flow's stream, as the scenario's would.
+        let rng = crate::engine::Seeds { master: self.model.seed }.stream(&format!("flow:{}:cc", m.name));
+        let f = &mut self.flows[conn as usize];
+        if f.src != host {
+            return Err(crate::control::action::CC_SENDER_ONLY.into());
+        }
+        if f.sender.opened() {
+            return Err("its SYN has left; set the congestion control at connection_opening".into());
+        }
+        f.sender.set_cc(algorithm, rng)
     }
 
     /// Sets the Westwood+ increment coefficient of `conn`'s subflow
@@ -695,6 +720,31 @@ transport = "mptcp"
         assert_eq!(set(on_b, 1, 20_000), "done");
         let Receiver::Mptcp(r) = &world.flows[1].receiver else { panic!("an MPTCP receiver") };
         assert_eq!(r.reassembly.window(), 20_000 - r.ooo_bytes());
+    }
+
+    #[test]
+    fn only_a_connections_sender_sets_its_congestion_control_and_before_the_syn() {
+        let source = Source { name: "two.toml".into(), dir: ".".into(), data_dir: None };
+        let model = load(TWO_PHONES, Format::Toml, &source, None).unwrap();
+        let mut world = World::new(&model);
+        let (on_a, on_b) = (world.ctl.by_host[0][0], world.ctl.by_host[1][0]);
+        let set = |world: &mut World, i, conn, algorithm: &str| {
+            world.apply(i, &CtlEvent::Start, Action::SetCongestionControl { conn, algorithm: algorithm.into() });
+            world.ctl.log.rows.last().unwrap().outcome.clone()
+        };
+        // b receives on `to-b`: the server's choice.
+        assert_eq!(set(&mut world, on_b, 1, "bbr"), format!("refused: {}", crate::control::action::CC_SENDER_ONLY));
+        assert!(set(&mut world, on_a, 0, "vegas").starts_with("refused: unknown congestion control 'vegas'"));
+        assert_eq!(set(&mut world, on_a, 0, "bbr"), "done");
+        world.duration = Time::from_millis(300);
+        world.run(&mut |_| {});
+        assert_eq!(world.flows[0].sender.cc_name(), "uncoupled/bbr");
+        assert_eq!(world.flows[1].sender.cc_name(), "lia");
+        // Every subflow of `from-a` runs its own BBR (a bandwidth estimate; LIA keeps none).
+        let Sender::Mptcp(s) = &world.flows[0].sender else { panic!("an MPTCP sender") };
+        assert!(s.subflows().len() >= 2, "{} subflows", s.subflows().len());
+        assert!(s.subflows().iter().all(|sf| sf.sender.cc().bandwidth_estimate().is_some()));
+        assert_eq!(set(&mut world, on_a, 0, "cubic"), "refused: its SYN has left; set the congestion control at connection_opening");
     }
 
     #[test]

@@ -10,7 +10,7 @@ use std::time::Instant;
 
 use std::os::fd::AsRawFd;
 
-use pathpool_sim::control::action::{RECEIVER_ONLY, SENDER_ONLY};
+use pathpool_sim::control::action::{CC_SENDER_ONLY, RECEIVER_ONLY, SENDER_ONLY};
 use pathpool_sim::control::{Action, CloseReason, ConnId, Event};
 use pathpool_sim::mptcp::sender::OpenError;
 use pathpool_sim::Time;
@@ -43,6 +43,9 @@ impl Host<'_> {
                 return Err(NO_SCHEDULER.into());
             }
             Action::SetMss { conn, mss } => return self.set_mss(conn, mss).map(|()| None),
+            Action::SetCongestionControl { conn, ref algorithm } => {
+                return self.set_congestion_control(conn, algorithm).map(|()| None);
+            }
             Action::Resolve { ref resolver, ref domain, interface } => return self.ctl_resolve(resolver, domain, interface),
             Action::SetIncrement { conn, subflow, a } => self.set_increment(conn, subflow, a),
             Action::SetReceiveBuffer { conn, bytes } => self.set_receive_buffer(conn, bytes),
@@ -85,6 +88,35 @@ impl Host<'_> {
             return Err(format!("an MSS of {mss} bytes leaves no payload beside the {options} bytes of TCP options"));
         }
         self.s.flows[conn as usize].opening.set_mss(mss)
+    }
+
+    /// The congestion control this host's client runs on `conn`: recorded
+    /// for the client, which sets TCP_CONGESTION on its socket before
+    /// `connect` (`traffic/opening.rs`; on an MPTCP socket the kernel gives
+    /// every subflow, joins included, its own instance). Checks and reasons
+    /// as the simulator's `World::set_congestion_control`; a server's socket
+    /// comes from a listener, so only the client's end may.
+    fn set_congestion_control(&self, conn: ConnId, algorithm: &str) -> Result<(), String> {
+        self.own(conn)?;
+        let f = &self.s.model.flows[conn as usize];
+        if f.transport != "tcp" && f.transport != "mptcp" {
+            return Err(format!("a {} connection has no congestion control to set", f.transport));
+        }
+        if !pathpool_sim::cc::names().contains(&algorithm) {
+            return Err(format!("unknown congestion control '{algorithm}' (known: {})", pathpool_sim::cc::names().join(", ")));
+        }
+        if f.src != self.id {
+            return Err(CC_SENDER_ONLY.into());
+        }
+        if f.client != self.id {
+            return Err("only the connection's client sets a congestion control on the lab (TCP_CONGESTION before connect); this host accepts it".into());
+        }
+        let name = crate::support::kernel_cc(algorithm);
+        let available = std::fs::read_to_string("/proc/sys/net/ipv4/tcp_available_congestion_control").unwrap_or_default();
+        if !available.split_whitespace().any(|n| n == name) {
+            return Err(format!("congestion control '{algorithm}' is not available in this kernel (it has {})", available.trim()));
+        }
+        self.s.flows[conn as usize].opening.set_cc(algorithm)
     }
 
     /// Sizes the receive buffer of this host's socket of `conn` (the MPTCP

@@ -2,8 +2,9 @@
 //! Next Generation Smart Multipath TCP Controller", IEEE Access 10 (2022)
 //! (`../shared/papers/smptcp-nexgen-smart-mptcp-controller.txt`), as one
 //! device-side controller on the phone (`kind = "smptcp"`). It changes the
-//! phone only: which subflows exist, their backup flags and the phone's
-//! receive buffer; the server's scheduler and congestion control stay
+//! phone only: which subflows exist, their backup flags, the phone's
+//! receive buffer and MSS, and, where the phone sends the data, its
+//! congestion control; the server's scheduler and congestion control stay
 //! those of the scenario.
 //!
 //! Per connection the phone opens (its MPTCP client connections), at
@@ -17,7 +18,8 @@
 //!    (`radio.rs`: RAT set, data limits, bandwidth estimates);
 //! 3. the wanted subflows are compared with the open ones and the
 //!    difference becomes actions (`plan.rs`); the auto-tuner sizes the
-//!    receive buffer for the interfaces in use (`tuner.rs`).
+//!    receive buffer for the interfaces in use (`tuner.rs`); before the
+//!    first SYN it sets the MSS and, on uploads, BBR on the subflows.
 //!
 //! Every change of the wanted subflows goes to the controller log with
 //! its reason. docs/smptcp.md has the parameters and the readings chosen
@@ -93,6 +95,9 @@ pub fn build(p: &mut Params, host: &Host) -> Built {
     if s.tune_mss && host.mtus.iter().min() != host.mtus.iter().max() {
         actions.push(ActionKind::SetMss);
     }
+    if s.sender_cc.is_some() {
+        actions.push(ActionKind::SetCongestionControl);
+    }
     if classify::may_use(Mode::LowLatency, &s) {
         actions.push(ActionKind::SetScheduler);
     }
@@ -102,11 +107,16 @@ pub fn build(p: &mut Params, host: &Host) -> Built {
 impl Controller for Smptcp {
     fn on_event(&mut self, now: Time, event: &Event, view: &View, out: &mut Vec<Action>) {
         if let Event::ConnectionOpening { conn } = *event {
-            // Before the SYN, the auto-tuner's MSS; nothing else is decided yet.
-            let c = view.connection(conn).filter(|c| self.s.tune_mss && c.client && c.multipath);
-            if let Some((mss, terms)) = c.and_then(|c| tuner::mss(view, &self.s).map(|(mss, t)| (mss, format!("{}: {t}", c.flow)))) {
-                out.push(Action::Log { detail: terms });
+            // Before the SYN, the auto-tuner's MSS and, where the phone
+            // sends, its congestion control; nothing else is decided yet.
+            let Some(c) = view.connection(conn).filter(|c| c.client && c.multipath) else { return };
+            if let Some((mss, terms)) = tuner::mss(view, &self.s).filter(|_| self.s.tune_mss) {
+                out.push(Action::Log { detail: format!("{}: {terms}", c.flow) });
                 out.push(Action::SetMss { conn, mss });
+            }
+            if let Some((algorithm, terms)) = tuner::sender_cc(c, &self.s) {
+                out.push(Action::Log { detail: format!("{}: {terms}", c.flow) });
+                out.push(Action::SetCongestionControl { conn, algorithm });
             }
             return;
         }

@@ -91,6 +91,9 @@ pub struct Settings {
     pub tune_buffer: bool,
     /// The auto-tuner's MSS rule (`tuner::mss`).
     pub tune_mss: bool,
+    /// The auto-tuner's congestion control on connections the phone sends
+    /// on (`tcp_congestion_algo`: "We use BBR"); None: the scenario's.
+    pub sender_cc: Option<String>,
 }
 
 /// An interface's address families (the connection analyzer pairs only
@@ -236,6 +239,10 @@ pub fn read(p: &mut Params, host: &Host) -> Settings {
     let max_buffer = p.bytes("max_buffer", |b| b > 0, "positive").unwrap_or(12 * MIB);
     let tune_buffer = p.flag("tune_buffer", true);
     let tune_mss = p.flag("tune_mss", true);
+    let sender_cc = match p.choice("sender_cc", "bbr", &["bbr", "keep"]) {
+        "keep" => None,
+        algorithm => Some(algorithm.to_string()),
+    };
     if host.interfaces.len() < 2 {
         p.problem("primary", format!("{} has {} interface(s); S-MPTCP chooses among two or more", host.name, host.interfaces.len()));
     }
@@ -275,5 +282,6 @@ pub fn read(p: &mut Params, host: &Host) -> Settings {
         max_buffer,
         tune_buffer,
         tune_mss,
+        sender_cc,
     }
 }

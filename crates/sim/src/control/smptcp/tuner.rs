@@ -11,9 +11,16 @@
 //! announces MSS = min MTU − 40 (IPv4 20 + TCP 20, RFC 9293 §3.7.1; the
 //! MPTCP options, like the timestamps, come off at the sender) in the
 //! connection's handshakes, before its first SYN.
+//!
+//! The congestion control rule (`tcp_congestion_algo`, default OLIA for
+//! MPTCP: "We use BBR"): congestion control is the data sender's, so the
+//! phone sets it only on connections it sends on (uploads), before the
+//! first SYN, each subflow its own BBR (no coupled BBR exists). On
+//! downloads the server's stays; the harness's rows with a server
+//! honouring BBR stand for that case.
 
 use super::settings::Settings;
-use crate::control::view::View;
+use crate::control::view::{ConnectionView, Role, View};
 use crate::net::mtu::announced_mss;
 
 /// The buffer for a connection using interfaces `used`, and its terms.
@@ -47,4 +54,13 @@ pub fn mss(view: &View, s: &Settings) -> Option<(u16, String)> {
     let terms: Vec<String> = mtus.iter().map(|(n, m)| format!("{n} {m}")).collect();
     let mss = announced_mss(smallest, crate::net::family::Family::V4);
     Some((mss as u16, format!("MSS {mss} = min MTU ({}) - 40, {name}'s", terms.join(", "))))
+}
+
+/// The congestion control a connection the phone opens runs, and its terms:
+/// `s.sender_cc` where the phone sends the data; None where it receives
+/// (the server's choice) or the rule is off.
+pub fn sender_cc(c: &ConnectionView, s: &Settings) -> Option<(String, String)> {
+    let algorithm = s.sender_cc.as_ref().filter(|_| c.role == Role::Sender)?;
+    let how = if c.multipath { "on every subflow, each its own (uncoupled)" } else { "on the connection" };
+    Some((algorithm.clone(), format!("congestion control {algorithm} {how}: the phone sends the data")))
 }
