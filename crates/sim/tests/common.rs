@@ -20,6 +20,31 @@ pub fn shared_data() -> Option<std::path::PathBuf> {
     p.is_dir().then_some(p)
 }
 
+/// The PAT and IPv6 tests' scenario: `topology` (`data/phone-two-mirrors.toml`,
+/// possibly edited) with the resolver's node (`data/dns-core.toml`), the
+/// resolver `local` answering `cdn.example` with `answer` (a TOML array of
+/// mirrors, in order) and the content `movie` of `bytes` (a TOML value) on
+/// m1 and m2 under that domain.
+pub fn mirrors_behind_dns(duration: &str, topology: &str, answer: &str, bytes: &str) -> String {
+    format!(
+        r#"[sim]
+duration = "{duration}"
+{topology}{}[[resolvers]]
+name = "local"
+node = "dns"
+[resolvers.domains."cdn.example"]
+mirrors = {answer}
+ttl = "60s"
+[[contents]]
+name = "movie"
+bytes = {bytes}
+mirrors = ["m1", "m2"]
+domain = "cdn.example"
+"#,
+        include_str!("data/dns-core.toml")
+    )
+}
+
 /// Runs a TOML scenario and checks packet conservation, as every test must.
 pub fn run_toml(text: &str) -> RunOutput {
     let model = load(text, Format::Toml, &source("test.toml"), None).unwrap_or_else(|e| panic!("{e}"));

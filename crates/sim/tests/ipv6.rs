@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{f64s, load_err, run_toml, strs, table};
+use common::{f64s, load_err, mirrors_behind_dns, run_toml, strs, table};
 use pathpool_sim::RunOutput;
 
 const V6: &str = "families = [\"v4\", \"v6\"]\n";
@@ -26,23 +26,7 @@ fn net_with(content_bytes: u64, [wifi, core, m1]: [bool; 3]) -> String {
             topology = topology.replace(link, &format!("{link}{V6}"));
         }
     }
-    format!(
-        r#"[sim]
-duration = "30s"
-{topology}{}[[resolvers]]
-name = "local"
-node = "dns"
-[resolvers.domains."cdn.example"]
-mirrors = ["m2", "m1"]
-ttl = "60s"
-[[contents]]
-name = "movie"
-bytes = {content_bytes}
-mirrors = ["m1", "m2"]
-domain = "cdn.example"
-"#,
-        include_str!("data/dns-core.toml")
-    )
+    mirrors_behind_dns("30s", &topology, r#"["m2", "m1"]"#, &content_bytes.to_string())
 }
 
 fn net(content_bytes: u64) -> String {

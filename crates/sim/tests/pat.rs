@@ -10,7 +10,7 @@
 
 mod common;
 
-use common::{f64s, load_err, run_toml, strs, table};
+use common::{f64s, load_err, mirrors_behind_dns, run_toml, strs, table};
 use pathpool_sim::RunOutput;
 
 /// `data/phone-two-mirrors.toml` with m1's delay stepping from 5 to 100 ms
@@ -21,23 +21,7 @@ fn net() -> String {
     let topology = include_str!("data/phone-two-mirrors.toml");
     assert!(topology.contains(m1), "m1's link is in the template");
     let topology = topology.replace(m1, &m1.replace("\"5ms\"", r#"{ schedule = [["0s", "5ms"], ["3s", "100ms"]] }"#));
-    format!(
-        r#"[sim]
-duration = "40s"
-{topology}{}[[resolvers]]
-name = "local"
-node = "dns"
-[resolvers.domains."cdn.example"]
-mirrors = ["m1", "m2"]
-ttl = "60s"
-[[contents]]
-name = "movie"
-bytes = "16MB"
-mirrors = ["m1", "m2"]
-domain = "cdn.example"
-"#,
-        include_str!("data/dns-core.toml")
-    )
+    mirrors_behind_dns("40s", &topology, r#"["m1", "m2"]"#, r#""16MB""#)
 }
 
 const FETCH: &str = "[[fetches]]\nname = \"dl\"\nclient = \"phone\"\ncontent = \"movie\"\nchunk = \"1MB\"\n";
