@@ -287,6 +287,26 @@ mod tests {
     }
 
     #[test]
+    fn linux_keeps_the_reno_friendly_alpha_past_cwnd_prior() {
+        // W_est from 14 (after a loss at 20) over 30 round trips of 10 ms: RFC 9438 switches α
+        // to 1 once W_est passes cwnd_prior = 20 (after about 11.3 rounds), Linux does not.
+        let grown = |reno_alpha: &str| {
+            let mut c = cubic_with(&[("reno_alpha", crate::cc::ParamValue::Text(reno_alpha.to_string()))]);
+            let mut s = CcState { cwnd: 20 * MSS, ssthresh: u64::MAX, mss: MSS, ..CcState::default() };
+            c.on_congestion(&mut s, Congestion::FastRetransmit, 20 * MSS);
+            for round in 0..30u64 {
+                let a = ack(Time::from_millis(10 * round), s.cwnd, 10);
+                c.on_ack(&mut s, &a);
+            }
+            (s.cwnd as f64 + c.carry) / MSS as f64
+        };
+        let alpha = 0.9 / 1.7;
+        let linux = grown("linux");
+        assert!(linux > 14.0 + 29.0 * alpha && linux < 14.0 + 31.0 * alpha, "linux: {linux}");
+        assert!(grown("rfc9438") > linux + 5.0, "rfc9438: {}", grown("rfc9438"));
+    }
+
+    #[test]
     fn timeout_restarts_slow_start_with_k_zero() {
         let mut c = cubic();
         let mut s = CcState { cwnd: 100 * MSS, ssthresh: u64::MAX, mss: MSS, ..CcState::default() };

@@ -962,6 +962,24 @@ mod tests {
     }
 
     #[test]
+    fn limited_transmit_stays_out_of_the_flight_that_sets_ssthresh() {
+        let (mut s, mut out, mut timers) = sender_with_window_out();
+        let mss = s.ccs.mss;
+        // Segment 0 is lost; the SACKs for segments 1 and 2 each let one new segment out (RFC 3042).
+        for k in 2..=4 {
+            let mut a = Packet::new(0, 1, 0, Kind::Ack, 52);
+            a.rwnd = 1 << 20;
+            a.sack[0] = (mss, k * mss);
+            a.n_sack = 1;
+            s.on_packet(&a, &mut Io { now: Time::from_millis(50), out: &mut out, timers: &mut timers });
+        }
+        assert!(!s.in_open_state());
+        assert_eq!(s.board.outstanding(), 12 * mss);
+        // RFC 5681 §3.2 step 2: FlightSize is the 10 segments out before the loss showed, not 12.
+        assert_eq!(s.ccs.ssthresh, 5 * mss);
+    }
+
+    #[test]
     fn one_ssthresh_reduction_per_window_across_timeouts() {
         let (mut s, mut out, mut timers) = sender_with_window_out();
         let mss = s.ccs.mss;
