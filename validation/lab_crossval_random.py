@@ -19,7 +19,8 @@ rebuilt simulator is rerun against the kernel's cached figures. --rerun I
 measures scenario I's lab plane again (a run that looked load-driven),
 keeping the earlier figures beside it. --sim-kernel-like runs
 the simulator plane with the options that imitate Linux (`cwnd_growth =
-"cwnd_limited"`, the `linger` scheduler and its send buffers; written as
+"cwnd_limited"`, the `linger` scheduler and its send buffers, CUBIC's
+`reno_alpha = "linux"`; written as
 NAME.kernel-like.toml) against the same lab figures, into
 table-kernel-like.md and results-kernel-like.json.
 
@@ -145,7 +146,7 @@ def main() -> int:
     parser.add_argument("--markdown", type=Path, help="The Markdown table's file (default table.md, table-kernel-like.md).")
     parser.add_argument("--json", type=Path, help="The JSON results' file (default results.json, results-kernel-like.json).")
     parser.add_argument("--sim-kernel-like", action="store_true",
-                        help="Run the simulator plane with its kernel-like options (cwnd_limited growth, linger scheduler).")
+                        help="Run the simulator plane with its kernel-like options (cwnd_limited growth, linger scheduler, CUBIC reno_alpha linux).")
     parser.add_argument("--rerun", type=int, action="append", default=[], help="Measure scenario I's lab plane again.")
     parser.add_argument("--fresh", action="store_true", help="Ignore every cached result.")
     parser.add_argument("--worst", type=int, default=5, help="How many worst cases to print (default 5).")

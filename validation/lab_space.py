@@ -193,14 +193,19 @@ def to_toml(d: Draw, kernel_like: bool = False) -> str:
     if d.size:
         out.append(f"size = {d.size}")
     # kernel_like: the simulator's options that imitate Linux (docs/scenario.md: `cwnd_growth`, the `linger`
-    # scheduler with its send buffers); the lab runs the kernel either way.
+    # scheduler with its send buffers, CUBIC's constant Reno-friendly α); the lab runs the kernel either way.
     growth = ', cwnd_growth = "cwnd_limited"' if kernel_like else ""
     scheduler = "linger" if kernel_like else "minrtt"
-    out.append(f'tcp = {{ cc = "{d.cc}"{growth} }}')
+
+    def tcp(cc: str) -> str:
+        params = ', cc_params = { reno_alpha = "linux" }' if kernel_like and cc == "cubic" else ""
+        return f'tcp = {{ cc = "{cc}"{growth}{params} }}'
+
+    out.append(tcp(d.cc))
     if d.mptcp:
         out += ['transport = "mptcp"', f'mptcp = {{ coupling = "uncoupled", scheduler = "{scheduler}", path_manager = "fullmesh" }}']
     out.append("")
     for j, c in enumerate(d.cross):
         out += ["[[flows]]", f'name = "cross{j}"', f'src = "xc{j}"', f'dst = "xs{j}"', f'start = "{c.start_s:g}s"',
-                f'tcp = {{ cc = "{c.cc}"{growth} }}', ""]
+                tcp(c.cc), ""]
     return "\n".join(out)

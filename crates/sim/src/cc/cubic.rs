@@ -8,7 +8,8 @@
 //! Where Linux `tcp_cubic.c` and the RFC differ, this follows the RFC: the
 //! target looks one smoothed RTT ahead (Linux: min RTT), ssthresh is
 //! β·FlightSize (Linux: β·cwnd), and α switches to 1 once W_est reaches the
-//! window before the last reduction (§4.3; Linux keeps α constant). Not
+//! window before the last reduction (§4.3; Linux keeps α constant, which
+//! `reno_alpha = "linux"` imitates). Not
 //! modelled: idle restart (Linux shifts the epoch on CA_EVENT_TX_START) and
 //! the cwnd-limited check of §5.8/RFC 7661 (bulk flows are always limited).
 
@@ -25,6 +26,9 @@ pub struct CubicParams {
     pub fast_convergence: bool,
     /// The Reno-friendly region (§4.3; Linux `tcp_friendliness`).
     pub tcp_friendliness: bool,
+    /// α of the Reno-friendly region: `Rfc9438` switches it to 1 once W_est
+    /// reaches cwnd_prior (§4.3); `Linux` keeps 3(1 − β)/(1 + β) (tcp_cubic.c's `beta_scale`).
+    pub reno_alpha: RenoAlpha,
     pub hystart: bool,
     /// HyStart acts from this many segments on (Linux `hystart_low_window`).
     pub hystart_low_window: u64,
@@ -37,11 +41,24 @@ impl CubicParams {
             c: p.number("c", 0.4, |v| v > 0.0, "positive"),
             fast_convergence: p.flag("fast_convergence", true),
             tcp_friendliness: p.flag("tcp_friendliness", true),
+            reno_alpha: match p.choice("reno_alpha", "rfc9438", &["rfc9438", "linux"]) {
+                "linux" => RenoAlpha::Linux,
+                _ => RenoAlpha::Rfc9438,
+            },
             hystart: p.flag("hystart", true),
             hystart_low_window: p.number("hystart_low_window", 16.0, |v| v >= 2.0 && v.fract() == 0.0, "a whole number of segments, at least 2")
                 as u64,
         }
     }
+}
+
+/// How α of the Reno-friendly region evolves within a congestion-avoidance stage.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum RenoAlpha {
+    /// RFC 9438 §4.3: 3(1 − β)/(1 + β) while W_est < cwnd_prior, then 1.
+    Rfc9438,
+    /// Linux `tcp_cubic.c` (`bictcp_update`, tcp_friendliness): 3(1 − β)/(1 + β) throughout.
+    Linux,
 }
 
 #[derive(Debug)]
@@ -111,9 +128,10 @@ impl Cubic {
         };
         if self.p.tcp_friendliness {
             // W_est grows by α per window ACKed (eq. 4), α = 3(1 − β)/(1 + β)
-            // (eq. 5) until W_est reaches cwnd_prior, then 1.
+            // (eq. 5) until W_est reaches cwnd_prior, then 1 (Linux: never 1).
             let beta = self.p.beta;
-            let alpha = if self.w_est >= self.cwnd_prior { 1.0 } else { 3.0 * (1.0 - beta) / (1.0 + beta) };
+            let reached_prior = self.p.reno_alpha == RenoAlpha::Rfc9438 && self.w_est >= self.cwnd_prior;
+            let alpha = if reached_prior { 1.0 } else { 3.0 * (1.0 - beta) / (1.0 + beta) };
             self.w_est += alpha * segments_acked / cwnd;
             if self.w_cubic(t) < self.w_est {
                 // The Reno-friendly region: cwnd = W_est (never lowered by an ACK).
@@ -266,6 +284,26 @@ mod tests {
         let alpha = 0.9 / 1.7;
         let w = (s.cwnd as f64 + c.carry) / MSS as f64;
         assert!((w - (14.0 + 10.0 * alpha)).abs() < 0.01, "w = {w}");
+    }
+
+    #[test]
+    fn linux_keeps_the_reno_friendly_alpha_past_cwnd_prior() {
+        // W_est from 14 (after a loss at 20) over 30 round trips of 10 ms: RFC 9438 switches α
+        // to 1 once W_est passes cwnd_prior = 20 (after about 11.3 rounds), Linux does not.
+        let grown = |reno_alpha: &str| {
+            let mut c = cubic_with(&[("reno_alpha", crate::cc::ParamValue::Text(reno_alpha.to_string()))]);
+            let mut s = CcState { cwnd: 20 * MSS, ssthresh: u64::MAX, mss: MSS, ..CcState::default() };
+            c.on_congestion(&mut s, Congestion::FastRetransmit, 20 * MSS);
+            for round in 0..30u64 {
+                let a = ack(Time::from_millis(10 * round), s.cwnd, 10);
+                c.on_ack(&mut s, &a);
+            }
+            (s.cwnd as f64 + c.carry) / MSS as f64
+        };
+        let alpha = 0.9 / 1.7;
+        let linux = grown("linux");
+        assert!(linux > 14.0 + 29.0 * alpha && linux < 14.0 + 31.0 * alpha, "linux: {linux}");
+        assert!(grown("rfc9438") > linux + 5.0, "rfc9438: {}", grown("rfc9438"));
     }
 
     #[test]

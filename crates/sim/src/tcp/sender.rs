@@ -121,6 +121,10 @@ pub struct TcpSender {
     /// Peer's advertised receive window.
     rwnd: u64,
     dupacks: u32,
+    /// New data sent on duplicate ACKs before recovery (RFC 3042 Limited
+    /// Transmit; with SACK, RFC 6675's sends as pipe falls): kept out of the
+    /// FlightSize that sets ssthresh (RFC 5681 §3.2 step 2).
+    limited_transmit: u64,
     /// NewReno mode: bytes the duplicate ACKs say have left the network.
     reno_dup_bytes: u64,
     /// NewReno mode: partial ACKs in this fast recovery.
@@ -193,6 +197,7 @@ impl TcpSender {
             snd_nxt: 0,
             rwnd: cfg.rcv_buffer,
             dupacks: 0,
+            limited_transmit: 0,
             reno_dup_bytes: 0,
             partial_acks: 0,
             recover: None,
@@ -487,6 +492,7 @@ impl TcpSender {
                 // No hole below the data the duplicates stood for (Linux
                 // tcp_reset_reno_sack on an ACK that advances snd_una in Open).
                 self.dupacks = 0;
+                self.limited_transmit = 0;
                 self.reno_dup_bytes = 0;
             }
         }
@@ -606,7 +612,11 @@ impl TcpSender {
         // FlightSize (RFC 5681 eq. 4). NewReno takes out what duplicate ACKs
         // reported delivered, as ns-3's BytesInFlight does with its emulated
         // SACKs; Linux's Reno halves cwnd instead (tcp_reno_ssthresh).
-        let flight = if self.cfg.sack { self.board.outstanding() } else { self.in_flight() };
+        // With SACK, FlightSize leaves out the data Limited Transmit sent on the
+        // duplicate ACKs (RFC 5681 §3.2 step 2), so that ssthresh is β times the
+        // flight before the loss showed, as Linux's β·cwnd is.
+        let flight = if self.cfg.sack { self.board.outstanding().saturating_sub(self.limited_transmit) } else { self.in_flight() };
+        self.limited_transmit = 0;
         self.partial_acks = 0;
         self.cc.on_congestion(&mut self.ccs, Congestion::FastRetransmit, flight);
         self.recovery = Recovery::Fast { point: self.snd_nxt };
@@ -661,6 +671,7 @@ impl TcpSender {
         self.recover = Some(self.snd_nxt);
         self.prr = None;
         self.dupacks = 0;
+        self.limited_transmit = 0;
         self.reno_dup_bytes = 0;
         self.send_what_we_can(io);
         self.timers.arm_rto(&self.rtt, io);
@@ -729,6 +740,9 @@ impl TcpSender {
             self.board.push_mapped(self.snd_nxt, len as u32, dsn, tx);
             self.emit(self.snd_nxt, len as u32, dsn, false, io);
             self.snd_nxt += len;
+            if self.recovery == Recovery::Open && self.dupacks > 0 {
+                self.limited_transmit += len;
+            }
         }
     }
 
@@ -963,6 +977,24 @@ mod tests {
         expire_rto(&mut s, &mut out, &mut timers);
         assert!(s.in_loss_recovery());
         assert_eq!((s.ccs.cwnd, s.ccs.ssthresh), (mss, 5 * mss));
+    }
+
+    #[test]
+    fn limited_transmit_stays_out_of_the_flight_that_sets_ssthresh() {
+        let (mut s, mut out, mut timers) = sender_with_window_out();
+        let mss = s.ccs.mss;
+        // Segment 0 is lost; the SACKs for segments 1 and 2 each let one new segment out (RFC 3042).
+        for k in 2..=4 {
+            let mut a = Packet::new(0, 1, 0, Kind::Ack, 52);
+            a.rwnd = 1 << 20;
+            a.sack[0] = (mss, k * mss);
+            a.n_sack = 1;
+            s.on_packet(&a, &mut Io { now: Time::from_millis(50), out: &mut out, timers: &mut timers });
+        }
+        assert!(!s.in_open_state());
+        assert_eq!(s.board.outstanding(), 12 * mss);
+        // RFC 5681 §3.2 step 2: FlightSize is the 10 segments out before the loss showed, not 12.
+        assert_eq!(s.ccs.ssthresh, 5 * mss);
     }
 
     #[test]
