@@ -164,7 +164,7 @@ def test_leave_one_out_compares_each_run_with_the_median_of_the_others():
     assert [c["delta"] for c in cc.leave_one_out([flow(10.0), flow(20.0)])] == pytest.approx([-0.5, 1.0])
     close = cc.leave_one_out([flow(g) for g in (10.0, 10.5, 11.0)])
     assert cc.tally(close) == {"within": 3, "of": 3, "beyond": 0, "share": 1.0}
-    assert cc.worst(close)["delta"] == pytest.approx(10 / 10.75 - 1)
+    assert cc.worst(close)["delta"] == pytest.approx(11 / 10.25 - 1)  # +7.3 %, against −7.0 % and 0
     with pytest.raises(ValueError):
         cc.leave_one_out([flow(10.0)])
 
@@ -268,3 +268,12 @@ def test_bad_lab_runs_and_rerun_are_refused(suite_dir):
     for argv in (["--lab-runs", "0"], ["--rerun", "1"]):
         with pytest.raises(SystemExit):
             suite.main(["--n", "1", *argv])
+
+
+def test_the_lab_child_writes_the_run_it_is_given(suite_dir, monkeypatch):
+    _, path, _ = suite_dir
+    made = []
+    monkeypatch.setattr(suite, "run_and_cache", lambda p, plane, cached: made.append((p, plane, cached)))
+    assert suite.main(["--measure", str(path), "--measure-run", "2"]) == 0
+    assert suite.main(["--measure", str(path)]) == 0
+    assert made == [(path, "lab", suite.cache_file(path, "lab", 2)), (path, "lab", suite.cache_file(path, "lab"))]
