@@ -151,6 +151,9 @@ lab-crossval: install
 # results/lab-crossval-random/scenarios/ (rerun one with pathpool run FILE --plane lab);
 # each plane's result cached under results/lab-crossval-random/cache/, so a run resumes;
 # LAB_RANDOM_ARGS="--rerun I" measures scenario I's lab plane again.
+# LAB_RANDOM_ARGS="--lab-runs K" runs each lab plane K times (run 0 is the cached run above, the
+# others cached beside it): the simulator against the median of the K kernel runs, beside the
+# kernel's own spread (each run against the median of the others). K x ~20 s per scenario, idle.
 N    ?= 30
 SEED ?= 1
 lab-crossval-random: install

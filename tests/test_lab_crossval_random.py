@@ -114,3 +114,166 @@ def test_a_scenario_runs_and_its_flows_cross_their_paths(tmp_path):
     expected = [d.main_paths()[0]] + [c.path for c in d.cross]
     for (flow, delivered), i in zip(results.flows[["name", "bytes_delivered"]].itertuples(index=False), expected):
         assert sent[f"path{i}:l{i}>r{i}"] >= delivered, flow
+
+
+# --- The comparison (validation/crossval_compare.py) and --lab-runs K: synthetic per-run figures, nothing run. ---
+
+import json  # noqa: E402
+import math  # noqa: E402
+
+import crossval_compare as cc  # noqa: E402
+import lab_crossval_random as suite  # noqa: E402
+
+
+def flow(goodput_mbps: float = 10.0, size: int | None = None, fct: float | None = None, name: str = "main") -> dict:
+    """One run's figures of a flow, as the suite caches them: bulk unless `size`; complete when `fct` is given."""
+    return {"name": name, "size": size, "start_s": 0.0, "completed": fct is not None, "fct_s": fct,
+            "goodput_bps": goodput_mbps * 1e6, "bytes_delivered": 0, "srtt_ms": 20.0, "cwnd_kb": 50.0,
+            "retransmits": 3, "segments": 100}
+
+
+def test_one_kernel_run_compares_as_the_suite_always_did():
+    c = cc.compare(flow(11.0), [flow(10.0)])
+    assert (c["metric"], c["within"], c["beyond"]) == ("goodput", True, False) and c["delta"] == pytest.approx(0.1)
+    c = cc.compare(flow(size=10**6, fct=1.0), [flow(size=10**6, fct=2.0)])
+    assert (c["metric"], c["within"], c["beyond"]) == ("fct", False, True) and c["delta"] == pytest.approx(-0.5)
+    c = cc.compare(flow(3.0, size=10**6), [flow(4.0, size=10**6)])
+    assert c["metric"] == "goodput (incomplete on both)" and c["delta"] == pytest.approx(-0.25)
+    assert cc.compare(flow(size=10**6, fct=1.0), [flow(size=10**6)]) == {
+        "metric": "incomplete on lab only", "delta": None, "within": False, "beyond": True}
+    assert cc.compare(flow(size=10**6), [flow(size=10**6, fct=1.0)])["metric"] == "incomplete on sim only"
+
+
+def test_the_kernel_reference_is_the_median_of_its_runs():
+    # fct runs 1.2, 2.0, 1.0: the median 1.2 (the mean 1.4 or the first run would give other answers).
+    runs = [flow(size=10**6, fct=t) for t in (1.2, 2.0, 1.0)]
+    c = cc.compare(flow(size=10**6, fct=1.0), runs)
+    assert c["metric"] == "fct" and c["delta"] == pytest.approx(-1 / 6)
+    assert (c["within"], c["beyond"]) == (False, False)
+    assert cc.reference(runs, "fct") == pytest.approx(1.2)
+    # An even number of runs: the mean of the middle two.
+    c = cc.compare(flow(13.0), [flow(g) for g in (40.0, 10.0, 14.0, 12.0)])
+    assert c["delta"] == pytest.approx(0.0) and c["within"]
+
+
+def test_leave_one_out_compares_each_run_with_the_median_of_the_others():
+    loo = cc.leave_one_out([flow(g) for g in (10.0, 12.0, 20.0)])
+    assert [c["delta"] for c in loo] == pytest.approx([10 / 16 - 1, 12 / 15 - 1, 20 / 11 - 1])
+    assert cc.tally(loo) == {"within": 0, "of": 3, "beyond": 1, "share": 0.0}
+    # Two runs: each against the other alone (with itself in the median, both would be ±1/3).
+    assert [c["delta"] for c in cc.leave_one_out([flow(10.0), flow(20.0)])] == pytest.approx([-0.5, 1.0])
+    close = cc.leave_one_out([flow(g) for g in (10.0, 10.5, 11.0)])
+    assert cc.tally(close) == {"within": 3, "of": 3, "beyond": 0, "share": 1.0}
+    assert cc.worst(close)["delta"] == pytest.approx(11 / 10.25 - 1)  # +7.3 %, against −7.0 % and 0
+    with pytest.raises(ValueError):
+        cc.leave_one_out([flow(10.0)])
+
+
+def test_a_flow_complete_on_some_kernel_runs_only_counts_outside_both_tolerances_on_both_sides():
+    runs = [flow(size=10**6, fct=1.5), flow(size=10**6, fct=1.7), flow(1.0, size=10**6)]
+    c = cc.compare(flow(size=10**6, fct=1.6), runs)
+    assert c == {"metric": "complete on 2 of 3 kernel runs", "delta": None, "within": False, "beyond": True}
+    loo = cc.leave_one_out(runs)
+    assert [c["metric"] for c in loo] == ["complete on 1 of 2 kernel runs"] * 2 + ["incomplete on this kernel run only"]
+    assert cc.tally(loo) == {"within": 0, "of": 3, "beyond": 3, "share": 0.0}
+    assert cc.worst(loo + [cc.compare(flow(10.0), [flow(100.0)])])["delta"] is None
+    # Incomplete on every kernel run: compared by goodput against the median, or incomplete on the lab only.
+    runs = [flow(g, size=10**6) for g in (2.0, 3.0, 4.0)]
+    assert cc.compare(flow(3.3, size=10**6), runs)["delta"] == pytest.approx(0.1)
+    assert cc.compare(flow(size=10**6, fct=1.0), runs)["metric"] == "incomplete on lab only"
+
+
+# random-1-000 has two bulk flows (main, cross0). Per-run goodputs (Mb/s) chosen so that every share is known:
+#   main:   sim 10, kernel 10 / 11 / 14 → median 11, Δ −9.1 % (within); leave-one-out −20 %, −8.3 %, +33 %
+#   cross0: sim 20, kernel 30 / 31 / 32 → median 31, Δ −35.5 %;          leave-one-out −4.8 %, 0, +4.9 %
+SIM = {"main": 10.0, "cross0": 20.0}
+LAB = [{"main": 10.0, "cross0": 30.0}, {"main": 11.0, "cross0": 31.0}, {"main": 14.0, "cross0": 32.0}]
+
+
+def cached(figures: dict) -> dict:
+    return {"plane": "x", "load_before": [1.0, 1.0, 1.0], "flows": [flow(g, name=n) for n, g in figures.items()]}
+
+
+@pytest.fixture
+def suite_dir(tmp_path, monkeypatch):
+    """The suite's output under tmp_path, the simulator's and lab runs 0 and 1 of random-1-000 cached there;
+    a lab run (a child process) is faked: it writes LAB[run] to the cache file of the run it was asked for."""
+    monkeypatch.setattr(suite, "OUT", tmp_path)
+    d = lab_space.draw(1, 0)
+    path = tmp_path / "scenarios" / f"{d.name}.toml"
+    path.parent.mkdir(parents=True)
+    path.write_text(lab_space.to_toml(d))
+    (tmp_path / "cache").mkdir()
+    suite.cache_file(path, "sim").write_text(json.dumps(cached(SIM)))
+    for r in (0, 1):
+        suite.cache_file(path, "lab", r).write_text(json.dumps(cached(LAB[r])))
+    children = []
+
+    class Child:
+        def __init__(self, argv, **_):
+            assert argv[2:4] == ["--measure", str(path)] and argv[4] == "--measure-run"
+            run = int(argv[5])
+            children.append(run)
+            suite.cache_file(path, "lab", run).write_text(json.dumps(cached(LAB[run])))
+            self.returncode = 0
+
+        def communicate(self, timeout=None):
+            return None, ""
+
+    monkeypatch.setattr(suite.subprocess, "Popen", Child)
+    return tmp_path, path, children
+
+
+def test_lab_run_r_is_cached_beside_run_0_whose_name_is_unchanged(tmp_path, monkeypatch):
+    monkeypatch.setattr(suite, "OUT", tmp_path)
+    path = tmp_path / "random-1-000.toml"
+    path.write_text(lab_space.to_toml(lab_space.draw(1, 0)))
+    zero, two = suite.cache_file(path, "lab"), suite.cache_file(path, "lab", 2)
+    assert zero == suite.cache_file(path, "lab", 0) and zero.parent == two.parent
+    stem, plane, key, ext = zero.name.split(".")
+    assert (stem, plane, len(key), ext) == ("random-1-000", "lab", 16, "json")
+    assert two.name == f"random-1-000.lab.{key}.run2.json"
+
+
+def test_one_lab_run_reads_run_0_only_and_keeps_the_table(suite_dir):
+    out, _, children = suite_dir
+    assert suite.main(["--n", "1", "--seed", "1"]) == 0
+    assert children == []
+    result = json.loads((out / "results.json").read_text())
+    assert (result["within"], result["flows"], result["beyond"]) == (1, 2, 0) and "kernel_loo" not in result
+    assert [r["delta"] for r in result["rows"]] == pytest.approx([0.0, 20 / 30 - 1])
+    assert (out / "table.md").read_text().splitlines()[0] == "| " + " | ".join(suite.HEADERS_ONE_RUN) + " |"
+
+
+def test_k_lab_runs_make_only_the_missing_runs_and_report_both_figures(suite_dir):
+    out, _, children = suite_dir
+    assert suite.main(["--n", "1", "--seed", "1", "--lab-runs", "3"]) == 0
+    assert children == [2], "runs 0 and 1 were cached"
+    result = json.loads((out / "results.json").read_text())
+    assert (result["within"], result["flows"], result["beyond"], result["lab_runs"]) == (1, 2, 0, 3)
+    assert result["kernel_loo"] == {"within": 4, "of": 6, "beyond": 0}
+    main, cross = result["rows"]
+    assert main["delta"] == pytest.approx(10 / 11 - 1) and main["lab_median"] == pytest.approx(11e6)
+    assert cross["delta"] == pytest.approx(20 / 31 - 1) and not cross["within"]
+    assert [c["delta"] for c in main["kernel_loo"]] == pytest.approx([10 / 12.5 - 1, 11 / 12 - 1, 14 / 10.5 - 1])
+    table = (out / "table.md").read_text()
+    assert "| main | TCP bbr bulk | goodput | 10.00 Mb/s | 10.00 / 11.00 / 14.00 Mb/s | 11.00 | -9.1 % | +33.3 % |" in table
+    assert "4 of 6 (flow, run) pairs within 15% (66.7 %), 0 beyond 40%" in table
+    # Cached now: a second suite runs nothing; --rerun 0 makes run 0 again, and only run 0.
+    assert suite.main(["--n", "1", "--seed", "1", "--lab-runs", "3"]) == 0 and children == [2]
+    assert suite.main(["--n", "1", "--seed", "1", "--lab-runs", "3", "--rerun", "0"]) == 0 and children == [2, 0]
+
+
+def test_bad_lab_runs_and_rerun_are_refused(suite_dir):
+    for argv in (["--lab-runs", "0"], ["--rerun", "1"]):
+        with pytest.raises(SystemExit):
+            suite.main(["--n", "1", *argv])
+
+
+def test_the_lab_child_writes_the_run_it_is_given(suite_dir, monkeypatch):
+    _, path, _ = suite_dir
+    made = []
+    monkeypatch.setattr(suite, "run_and_cache", lambda p, plane, cached: made.append((p, plane, cached)))
+    assert suite.main(["--measure", str(path), "--measure-run", "2"]) == 0
+    assert suite.main(["--measure", str(path)]) == 0
+    assert made == [(path, "lab", suite.cache_file(path, "lab", 2)), (path, "lab", suite.cache_file(path, "lab"))]
