@@ -108,7 +108,7 @@ fn westwood_alone_has_the_simulator_s_goodput() {
 }
 
 /// The simulator's ratio is the mean over seeds 1–8 (the loss draws): one seed's ratio spreads 0.62–0.73, so a
-/// single seed is no reference. Ignored because it fails: on the means the kernel's ratio (0.42–0.51 in six runs,
+/// single seed is no reference. Ignored because it fails: on the means the kernel's ratio (0.42–0.51 in five runs,
 /// near √a) is 26–39 % below the simulator's (0.68), beyond the 30 % bound; the cause is not established
 /// (docs/reproductions/emptcp.md, "Kernel lab"). Run it with `-- --ignored --nocapture`.
 #[test]
