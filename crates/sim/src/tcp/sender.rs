@@ -979,18 +979,24 @@ mod tests {
         assert_eq!((s.ccs.cwnd, s.ccs.ssthresh), (mss, 5 * mss));
     }
 
-    #[test]
-    fn limited_transmit_stays_out_of_the_flight_that_sets_ssthresh() {
-        let (mut s, mut out, mut timers) = sender_with_window_out();
+    /// Three ACKs at 50 ms that leave segment 0 unacknowledged and SACK segments 1, then 1–2, then 1–3.
+    fn sack_segments_1_to_3(s: &mut TcpSender, out: &mut Vec<Packet>, timers: &mut Vec<(TimerKind, Time)>) {
         let mss = s.ccs.mss;
-        // Segment 0 is lost; the SACKs for segments 1 and 2 each let one new segment out (RFC 3042).
         for k in 2..=4 {
             let mut a = Packet::new(0, 1, 0, Kind::Ack, 52);
             a.rwnd = 1 << 20;
             a.sack[0] = (mss, k * mss);
             a.n_sack = 1;
-            s.on_packet(&a, &mut Io { now: Time::from_millis(50), out: &mut out, timers: &mut timers });
+            s.on_packet(&a, &mut Io { now: Time::from_millis(50), out, timers });
         }
+    }
+
+    #[test]
+    fn limited_transmit_stays_out_of_the_flight_that_sets_ssthresh() {
+        let (mut s, mut out, mut timers) = sender_with_window_out();
+        let mss = s.ccs.mss;
+        // Segment 0 is lost; the SACKs for segments 1 and 2 each let one new segment out (RFC 3042).
+        sack_segments_1_to_3(&mut s, &mut out, &mut timers);
         assert!(!s.in_open_state());
         assert_eq!(s.board.outstanding(), 12 * mss);
         // RFC 5681 §3.2 step 2: FlightSize is the 10 segments out before the loss showed, not 12.
@@ -1002,13 +1008,7 @@ mod tests {
         let (mut s, mut out, mut timers) = sender_with_window_out();
         let mss = s.ccs.mss;
         // Segment 0 is lost; SACKs for segments 1, 2, 3 start fast recovery.
-        for k in 2..=4 {
-            let mut a = Packet::new(0, 1, 0, Kind::Ack, 52);
-            a.rwnd = 1 << 20;
-            a.sack[0] = (mss, k * mss);
-            a.n_sack = 1;
-            s.on_packet(&a, &mut Io { now: Time::from_millis(50), out: &mut out, timers: &mut timers });
-        }
+        sack_segments_1_to_3(&mut s, &mut out, &mut timers);
         assert!(!s.in_open_state() && !s.in_loss_recovery());
         let ssthresh = s.ccs.ssthresh;
         assert!(ssthresh >= 5 * mss, "{ssthresh}");
