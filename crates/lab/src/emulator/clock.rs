@@ -109,11 +109,13 @@ impl Waiter {
     /// `None` or `Time::MAX`: no deadline), whichever comes first.
     pub fn wait(&mut self, clock: &Clock, fds: &[BorrowedFd], deadline: Option<Time>) -> io::Result<()> {
         let deadline = deadline.filter(|&d| d != Time::MAX);
-        // Spin at most a quarter of the wait (or SPIN_MIN): with packets due
-        // every few hundred µs a longer margin would have the real-time
-        // forwarders spin most of the time and starve the experiment's own
-        // senders and receivers on a small machine.
-        let budget = deadline.map_or(SPIN_MAX, |d| Time(d.saturating_sub(clock.now()).nanos() / 4).max(SPIN_MIN));
+        // Spin at most a quarter of the wait, however short: with packets due
+        // every few tens of µs (a 138 Mb/s link's transmissions and
+        // arrivals) a floor of SPIN_MIN had a busy direction's forwarder spin
+        // all the time, a whole core, and on this 2-core machine the
+        // experiment's own receivers went unscheduled for ~15 ms at a time
+        // (docs/lab-emulator.md, "The endpoints' CPU").
+        let budget = deadline.map_or(SPIN_MAX, |d| Time(d.saturating_sub(clock.now()).nanos() / 4));
         let spin = self.spin().min(budget);
         loop {
             let sleep = match deadline.map(|d| d.saturating_sub(clock.now())) {
