@@ -7,7 +7,7 @@
 //! then one ACK for ~100 segments, a burst of as many segments from the
 //! sender at once, and drops in the 1 Gb/s access link's 100-packet queue
 //! that a real host with its own CPU never sees. The transfer below (the
-//! random suite's scenario random-1-010) took 3.9–4.3 s on the kernel then,
+//! random suite's scenario random-1-010) took 3.5–4.3 s on the kernel then,
 //! against the simulator's 3.17 s. Needs root and says SKIPPED otherwise.
 
 mod common;

@@ -173,7 +173,7 @@ fn buffer_at(tables: &[Table], t: f64) -> f64 {
 /// action at `t`, from its log line ("..., BR = 9.4 s: ...") within 10 ms
 /// before. `app_ts` is no substitute on the lab: its sample at the same
 /// instant may come after a 4 s segment lands (a CI run read 13.2 s there
-/// for a check that saw 9.2 s).
+/// and failed; a rerun read 13.2 s beside a logged 9.4 s).
 fn logged_br(tables: &[Table], t: f64) -> f64 {
     let line = rows(tables).into_iter().find(|r| r.1 == "log" && (t - 0.010..=t).contains(&r.0) && r.2.contains("BR = "));
     let line = line.unwrap_or_else(|| panic!("no Algorithm 1 log line before the action at {t} s")).2;
