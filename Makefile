@@ -139,7 +139,7 @@ crossval: $(VENV)/.installed
 
 # The simulator against the real Linux stack: validation/lab/*.toml on both planes,
 # side by side (docs/validation.md). Needs root; about 3 minutes of real time.
-# Each plane's result is cached under results/lab-crossval/ (--fresh reruns).
+# Each plane's result is cached under results/lab-crossval/, keyed on that plane's build (--fresh reruns).
 lab-crossval: install
 	$(PY) validation/lab_crossval.py --markdown results/lab-crossval/table.md
 

@@ -235,6 +235,17 @@ def test_lab_run_r_is_cached_beside_run_0_whose_name_is_unchanged(tmp_path, monk
     assert two.name == f"random-1-000.lab.{key}.run2.json"
 
 
+def test_a_changed_lab_build_or_kernel_is_a_new_lab_cache_key_and_leaves_the_simulators(tmp_path, monkeypatch):
+    monkeypatch.setattr(suite, "OUT", tmp_path)
+    path = tmp_path / "random-1-000.toml"
+    path.write_text(lab_space.to_toml(lab_space.draw(1, 0)))
+    lab, sim = suite.cache_file(path, "lab"), suite.cache_file(path, "sim")
+    assert suite.lab_id().startswith(pathpool._core.lab_build())
+    monkeypatch.setattr(suite, "lab_id", lambda: "another-emulator")
+    assert suite.cache_file(path, "lab") != lab
+    assert suite.cache_file(path, "sim") == sim
+
+
 def test_one_lab_run_reads_run_0_only_and_keeps_the_table(suite_dir):
     out, _, children = suite_dir
     assert suite.main(["--n", "1", "--seed", "1"]) == 0

@@ -44,6 +44,17 @@ def build_id() -> str:
     return h.hexdigest()[:12]
 
 
+def lab_id() -> str:
+    """What a cached kernel-lab result depends on besides its scenario: the lab's build (a digest of the
+    lab crate's source, ``pathpool._core.lab_build()``) and the kernel release. pathpool's version alone
+    does not move when the emulator changes, and a kernel run of an earlier emulator is not this lab's."""
+    import platform
+
+    import pathpool._core as core
+
+    return f"{core.lab_build()}-{platform.release()}"
+
+
 def canonical(x):
     """``x`` with a whole float as the int it equals and tuples as lists, so
     that 12 and 12.0 (a rate from a grid or from a search) are one run."""

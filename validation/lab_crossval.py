@@ -20,8 +20,10 @@ subflow's share of the bytes acknowledged. Per scenario: the aggregate
 goodput and its difference, against issue 4's target (aggregate throughput
 within 10 % of the kernel's).
 
-Each plane's result is cached under results/lab-crossval/ (by scenario text),
-so an interrupted run resumes; --fresh reruns everything.
+Each plane's result is cached under results/lab-crossval/ (by scenario text,
+pathpool's version and the plane's build: validation/cache.py's build_id for
+the simulator, lab_id for the kernel lab), so an interrupted run resumes and
+a rebuilt plane is measured again; --fresh reruns everything.
 
 Usage:  sudo python validation/lab_crossval.py [--scenario NAME ...] [--markdown FILE] [--fresh]
 """
@@ -39,6 +41,9 @@ import pathpool
 from rich.console import Console
 from rich.table import Table
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from cache import build_id, lab_id  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 SCENARIOS = ("one-cubic", "two-paths", "shared-bottleneck")
 CACHE = HERE.parent / "results" / "lab-crossval"
@@ -50,7 +55,8 @@ def measure(name: str, plane: str, fresh: bool) -> dict:
     """Per-flow and per-subflow figures of one scenario on one plane (cached)."""
     path = HERE / "lab" / f"{name}.toml"
     text = path.read_text()
-    key = hashlib.sha256(f"{plane}\n{text}\n{pathpool.__version__}".encode()).hexdigest()[:16]
+    build = build_id() if plane == "sim" else lab_id()
+    key = hashlib.sha256(f"{plane}\n{text}\n{pathpool.__version__}\n{build}".encode()).hexdigest()[:16]
     cached = CACHE / f"{name}.{plane}.{key}.json"
     if cached.exists() and not fresh:
         return json.loads(cached.read_text())

@@ -22,8 +22,10 @@ Every scenario is written to results/lab-crossval-random/scenarios/NAME.toml
 (rerun one with `sudo .venv/bin/pathpool run FILE --plane lab --out DIR`);
 each plane's figures are cached under results/lab-crossval-random/cache/
 (by scenario text, plane and pathpool version; the simulator's also by its
-build, validation/cache.py's build_id), so an interrupted run resumes and a
-rebuilt simulator is rerun against the kernel's cached figures. --rerun I
+build, validation/cache.py's build_id, the kernel's by the lab's, lab_id: the
+lab crate's source and the kernel release), so an interrupted run resumes, a
+rebuilt simulator is rerun against the kernel's cached figures and a changed
+emulator runs the kernel again. --rerun I
 measures scenario I's lab plane again (a run that looked load-driven),
 keeping the earlier figures beside it (its run 0 only). Lab run r ≥ 1 of a
 scenario is cached beside run 0 as NAME.lab.KEY.run<r>.json, so K can be
@@ -58,7 +60,7 @@ from rich.table import Table
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import lab_space  # noqa: E402
-from cache import build_id  # noqa: E402
+from cache import build_id, lab_id  # noqa: E402
 from crossval_compare import NEVER_BEYOND, SHARE_TARGET, WITHIN, compare, leave_one_out, magnitude, reference, tally, worst  # noqa: E402
 
 OUT = Path(__file__).resolve().parent.parent / "results" / "lab-crossval-random"
@@ -68,10 +70,12 @@ LAB_GRACE_S = 90.0
 
 def cache_file(path: Path, plane: str, run: int = 0) -> Path:
     """Where one plane's figures of a scenario are cached: by its text, the plane and pathpool's version,
-    and the simulator plane also by the simulator's build (``cache.build_id``), so that a changed simulator
-    is measured again while the kernel's figures stay reusable. Lab run 0 is NAME.lab.KEY.json (the one
-    run of a suite without --lab-runs); lab run r ≥ 1 of the same scenario is NAME.lab.KEY.run<r>.json beside it."""
-    build = f"\n{build_id()}" if plane == "sim" else ""
+    the simulator plane also by the simulator's build (``cache.build_id``) and the lab plane by the lab's
+    (``cache.lab_id``: its source and the kernel), so that a changed simulator is measured again against the
+    kernel's cached figures, and a changed emulator measures the kernel again. Lab run 0 is NAME.lab.KEY.json
+    (the one run of a suite without --lab-runs); lab run r ≥ 1 of the same scenario is NAME.lab.KEY.run<r>.json
+    beside it."""
+    build = f"\n{build_id()}" if plane == "sim" else f"\n{lab_id()}"
     key = hashlib.sha256(f"{plane}\n{path.read_text()}\n{pathpool.__version__}{build}".encode()).hexdigest()[:16]
     return OUT / "cache" / f"{path.stem}.{plane}.{key}{f'.run{run}' if run else ''}.json"
 

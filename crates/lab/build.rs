@@ -5,6 +5,11 @@
 //! tool is missing the crate builds without it and the lab refuses
 //! `tcp.cc = "westwood"` naming what is missing (`PATHPOOL_BPF_MISSING`);
 //! `make install` installs them (Debian's clang, libbpf-dev, bpftool).
+//!
+//! It also digests the crate's own source (`src/`, `bpf/`) into
+//! `PATHPOOL_LAB_SOURCE` (`pathpool_lab::SOURCE_DIGEST`), so that cached
+//! kernel-lab results can be keyed on the lab that made them: an emulator
+//! change makes them stale even when pathpool's version does not move.
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -18,6 +23,9 @@ fn main() {
     println!("cargo:rerun-if-changed={SOURCE}");
     println!("cargo:rerun-if-changed={VMLINUX_BTF}");
     println!("cargo:rerun-if-changed={LIBBPF_HEADER}");
+    println!("cargo:rerun-if-changed=src");
+    println!("cargo:rerun-if-changed=bpf");
+    println!("cargo:rustc-env=PATHPOOL_LAB_SOURCE={:016x}", source_digest(&["src", "bpf"]));
     let out = PathBuf::from(std::env::var("OUT_DIR").expect("cargo sets OUT_DIR"));
     let object = out.join("westwood.bpf.o");
     match build(&out, &object) {
@@ -88,4 +96,36 @@ fn tool(name: &str, usual: &[&str]) -> Option<PathBuf> {
         None => usual.iter().for_each(|p| println!("cargo:rerun-if-changed={p}")),
     }
     found
+}
+
+/// FNV-1a (64 bit) over every file under `roots`, in path order, each as its
+/// path, a NUL, its length and its bytes: any edit, rename or new file moves it.
+fn source_digest(roots: &[&str]) -> u64 {
+    let mut files = Vec::new();
+    let mut dirs: Vec<PathBuf> = roots.iter().map(PathBuf::from).collect();
+    while let Some(dir) = dirs.pop() {
+        for entry in std::fs::read_dir(&dir).unwrap_or_else(|e| panic!("{}: {e}", dir.display())) {
+            let path = entry.expect("directory entry").path();
+            if path.is_dir() {
+                dirs.push(path);
+            } else {
+                files.push(path);
+            }
+        }
+    }
+    files.sort();
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    let mut eat = |bytes: &[u8]| {
+        for &b in bytes {
+            h = (h ^ u64::from(b)).wrapping_mul(0x0000_0100_0000_01b3);
+        }
+    };
+    for f in &files {
+        let text = std::fs::read(f).unwrap_or_else(|e| panic!("{}: {e}", f.display()));
+        eat(f.to_string_lossy().as_bytes());
+        eat(&[0]);
+        eat(&(text.len() as u64).to_le_bytes());
+        eat(&text);
+    }
+    h
 }

@@ -225,7 +225,7 @@ def run(
             tables=schema.build_tables(raw["tables"]),
             scenario=source.text,
             scenario_format=source.fmt,
-            run_info=_run_info(raw["stats"], source, data, started_at),
+            run_info=_run_info(raw["stats"], source, data, started_at, plane),
         )
         if out is not None:
             write(results, out, fmt=fmt, force=force, extra_files=[Path(path) for _, path, _ in raw.get("pcap", [])])
@@ -241,7 +241,7 @@ def _pcap_links(pcap: str | Sequence[str] | None) -> list[str]:
 
 
 def _run_info(stats: Mapping[str, Any], source: ScenarioText, data: Path | None,
-              started_at: datetime) -> dict[str, Any]:
+              started_at: datetime, plane: str) -> dict[str, Any]:
     """What differs between two runs of the same scenario and seed."""
     wall_s = stats["wall_s"]
     return {
@@ -253,6 +253,8 @@ def _run_info(stats: Mapping[str, Any], source: ScenarioText, data: Path | None,
         "scenario_source": source.source,
         "data_dir": _optional_str(data),
         "pathpool_version": __version__,
+        "lab_build": _core.lab_build() if plane == "lab" else None,
+        "kernel": platform.release() if plane == "lab" else None,
         "python": platform.python_version(),
         "platform": platform.platform(),
         "host": platform.node(),

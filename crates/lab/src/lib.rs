@@ -14,6 +14,11 @@ pub mod support;
 pub mod testbed;
 pub mod traffic;
 
+/// A digest of this crate's source (`src/`, `bpf/`; computed by `build.rs`):
+/// what a cache of kernel-lab results is keyed on besides the scenario and
+/// the kernel, so that results of an earlier emulator are not reused.
+pub const SOURCE_DIGEST: &str = env!("PATHPOOL_LAB_SOURCE");
+
 /// Removes what crashed runs left behind: their namespaces
 /// (`prefix::clean_stale`) and the BPF Westwood+ if its registering process
 /// is gone (`bpf::clean_stale`). Returns what it removed.

@@ -7,7 +7,6 @@
 //! flow with Linux's defaults (the simulator's newreno is the kernel's
 //! reno; delayed ACKs approximated off by TCP_QUICKACK).
 
-#[allow(dead_code)] // the helpers other lab tests use
 mod common;
 
 use common::{f64s, lab, runnable, strs, table};

@@ -8,7 +8,6 @@
 //! timeout, and a download addressed by domain. They need root, a kernel
 //! with MPTCP and dnsmasq, and say SKIPPED otherwise.
 
-#[allow(dead_code)] // the helpers other lab tests use
 mod common;
 
 use common::{f64s, lab, runnable, strs, table};

@@ -14,7 +14,6 @@
 //! over wlan0: m1 22 ms (212 ms after the step), m2 32 ms; over lte0 52
 //! and 62 ms.
 
-#[allow(dead_code)] // the helpers other lab tests use
 mod common;
 
 use common::{f64s, lab, runnable, strs, table};

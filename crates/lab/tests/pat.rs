@@ -16,7 +16,6 @@
 //! (on the lab one dnsmasq per answer set, `dns/server.rs`); both planes
 //! run this one scenario.
 
-#[allow(dead_code)] // the helpers other lab tests use
 mod common;
 
 use common::{f64s, lab, runnable, strs, table};

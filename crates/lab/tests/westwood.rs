@@ -92,7 +92,7 @@ fn westwood_alone_has_the_simulator_s_goodput() {
     let toml = bottleneck("40s", "20Mbps", "48ms", &[("src", 1)], &flow("w", "src", None));
     let (sim, lab) = (simulate(&toml), kernel(&toml));
     let (s, l) = (goodput(&sim, 0, 5.0, 40.0), goodput(&lab, 0, 5.0, 40.0));
-    let bwe = |t: &[Table]| f64s(table(t, "flow_ts"), "bw_estimate_bps").into_iter().filter(|b| b.is_finite()).last().unwrap_or(f64::NAN);
+    let bwe = |t: &[Table]| f64s(table(t, "flow_ts"), "bw_estimate_bps").into_iter().rfind(|b| b.is_finite()).unwrap_or(f64::NAN);
     eprintln!(
         "FIGURE westwood alone, 20 Mb/s, 100 ms, 1 % loss: goodput simulator {:.2} Mb/s, lab {:.2} Mb/s ({:+.1} %); last BWE simulator {:.2}, lab {:.2} Mb/s",
         s / 1e6,
@@ -155,7 +155,7 @@ fn an_emptcp_host_takes_the_simulator_s_share() {
     let (s, l) = (ratio(&sim), ratio(&lab));
     let last_x = |t: &[Table]| {
         let log = table(t, "controller_log");
-        strs(log, "detail").into_iter().filter(|d| d.starts_with("x = ")).last().unwrap_or_default()
+        strs(log, "detail").into_iter().rfind(|d| d.starts_with("x = ")).unwrap_or_default()
     };
     eprintln!(
         "FIGURE eMPTCP host (2 subflows, bw_max 4 Mb/s) beside 2 TCP, 10 Mb/s, 1 % loss: multipath/single-path simulator {s:.3}, lab {l:.3} ({:+.1} %)",

@@ -202,6 +202,12 @@ fn lab_clean() -> PyResult<Vec<String>> {
     pathpool_lab::clean_stale().map_err(LabError::new_err)
 }
 
+/// The kernel lab's build: a digest of its source (`pathpool_lab::SOURCE_DIGEST`).
+#[pyfunction]
+fn lab_build() -> &'static str {
+    pathpool_lab::SOURCE_DIGEST
+}
+
 #[pymodule]
 fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("ScenarioError", m.py().get_type::<ScenarioError>())?;
@@ -210,6 +216,7 @@ fn _core(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add("LabError", m.py().get_type::<LabError>())?;
     m.add_function(wrap_pyfunction!(run_lab, m)?)?;
     m.add_function(wrap_pyfunction!(lab_clean, m)?)?;
+    m.add_function(wrap_pyfunction!(lab_build, m)?)?;
     m.add_function(wrap_pyfunction!(detour_census, m)?)?;
     Ok(())
 }

@@ -129,7 +129,7 @@ fn bad_controllers_are_refused_before_the_run() {
     assert_refused("[[controllers]]\nhost = \"phone\"\nkind = \"rate_fallback\"\n", "controllers[0].params.threshold", "required");
     assert_refused("[[controllers]]\nhost = \"phone\"\nkind = \"rate_fallback\"\nparams = { threshold = true }\n", "controllers[0].params.threshold", "must be a rate");
     assert_refused("[[controllers]]\nhost = \"phone\"\nkind = \"rate_fallback\"\nparams = { threshold = \"-3Mbps\" }\n", "controllers[0].params.threshold", "positive");
-    assert_refused(&format!("[[controllers]]\nhost = \"phone\"\nkind = \"rate_fallback\"\nparams = {{ threshold = \"8Mbps\", primary = \"eth9\" }}\n"), "controllers[0].params.primary", "'eth9' is not an interface of phone");
+    assert_refused("[[controllers]]\nhost = \"phone\"\nkind = \"rate_fallback\"\nparams = { threshold = \"8Mbps\", primary = \"eth9\" }\n", "controllers[0].params.primary", "'eth9' is not an interface of phone");
     assert_refused("[[controllers]]\nhost = \"phone\"\nkind = \"rate_fallback\"\nparams = { threshold = \"8Mbps\", treshold = 1 }\n", "controllers[0].params.treshold", "unknown parameter");
     assert_refused(&format!("[[controllers]]\nhost = \"phone\"\nkind = \"rate_fallback\"\n{ok}\nsampling = \"1s\"\n"), "controllers", "unknown field `sampling`");
     assert_refused("[[controllers]]\nhost = \"phone\"\nkind = \"rate_fallback\"\nparams = { threshold = \"8Mbps\" }\n[[nodes]]\nname = \"lonely\"\n[[controllers]]\nhost = \"lonely\"\nkind = \"rate_fallback\"\nparams = { threshold = \"8Mbps\" }\n", "controllers[1].host", "no interface");

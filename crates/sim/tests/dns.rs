@@ -108,7 +108,7 @@ fn a_fresh_answer_comes_from_the_cache_and_an_expired_one_is_asked_again() {
 #[test]
 fn a_lost_query_is_sent_again_after_the_timeout() {
     // Wi-Fi is down from 0.5 s to 2 s: the query of 1 s is lost, the resend at 6 s is answered.
-    let down = |until: &str| format!("{NET}").replace(
+    let down = |until: &str| NET.replace(
         "delay = \"5ms\"\n",
         &format!("delay = \"5ms\"\nevents = [{{ at = \"0.5s\", state = \"down\" }}, {{ at = \"{until}\", state = \"up\" }}]\n"),
     );

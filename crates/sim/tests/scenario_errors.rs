@@ -319,7 +319,7 @@ fn unknown_node_with_a_multibyte_name() {
 /// grew the process past 20 GB).
 #[test]
 fn a_trace_that_is_a_device_is_refused() {
-    let err = load_err(&with(&format!("{LINKS}").replace("rate = \"10Mbps\"\ndelay = \"1ms\"\n[[links]]", "delay = \"1ms\"\ncapacity = { mahimahi = \"/dev/zero\" }\n[[links]]")));
+    let err = load_err(&with(&LINKS.replace("rate = \"10Mbps\"\ndelay = \"1ms\"\n[[links]]", "delay = \"1ms\"\ncapacity = { mahimahi = \"/dev/zero\" }\n[[links]]")));
     assert_names(&err, "links[0]", "is not a regular file");
 }
 

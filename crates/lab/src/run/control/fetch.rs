@@ -531,7 +531,7 @@ impl<'a> Host<'a> {
         if !self.s.model.fetches[session as usize].candidates.iter().any(|k| k.flow == conn) {
             return Err(format!("connection {conn} is not one of session {session}'s"));
         }
-        if !self.fetching.conns.get(&conn).is_some_and(|c| c.closed_at.is_none()) {
+        if self.fetching.conns.get(&conn).is_none_or(|c| c.closed_at.is_some()) {
             return Err(format!("connection {conn} is not open"));
         }
         let m = &self.s.model.fetches[session as usize];
