@@ -205,7 +205,10 @@ fn ping(ns: &Netns, dst: Ipv4Addr, count: u16, interval: Duration) -> Vec<(Insta
 /// in about ten runs). The first echo also waits for address resolution
 /// (the simulator has none) and is not counted. An echo whose packet the
 /// emulator itself delivered more than 1 ms late is the host's doing, not the
-/// model's ([`late_deliveries`]).
+/// model's ([`late_deliveries`]); the mean leaves out as many of the slowest
+/// echoes as there were such deliveries (a clean-clone CI run on 2026-11-28
+/// had one echo of 103.9 ms with one delivery 63.7 ms late, which alone moved
+/// the mean by 1.6 ms; six reruns that day had none).
 #[test]
 fn ping_rtt_through_a_20ms_link() {
     if !runnable("ping_rtt_through_a_20ms_link") {
@@ -223,7 +226,16 @@ fn ping_rtt_through_a_20ms_link() {
     print_stats(&stats);
     let host_late = late_deliveries(&stats);
     assert_eq!(ms.len(), 40);
-    assert!((mean - expected * 1e3).abs() <= 1.0, "mean RTT {mean:.3} ms, expected {:.3} ± 1 ms", expected * 1e3);
+    let mut sorted = ms.clone();
+    sorted.sort_by(f64::total_cmp);
+    let kept = &sorted[..ms.len() - host_late.min(ms.len() - 1)];
+    let model_mean = kept.iter().sum::<f64>() / kept.len() as f64;
+    assert!(
+        (model_mean - expected * 1e3).abs() <= 1.0,
+        "mean RTT {model_mean:.3} ms over {} echoes ({host_late} deliveries late by the host; all: {mean:.3}), expected {:.3} ± 1 ms",
+        kept.len(),
+        expected * 1e3
+    );
     let within = ms.iter().filter(|rtt| (*rtt - expected * 1e3).abs() <= 1.0).count();
     assert!(
         within + host_late >= 38,
