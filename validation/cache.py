@@ -25,6 +25,7 @@ one JSON object per line.
 from __future__ import annotations
 
 import concurrent.futures as cf
+import functools
 import hashlib
 import inspect
 import json
@@ -33,8 +34,10 @@ import sys
 from pathlib import Path
 
 
+@functools.cache
 def build_id() -> str:
-    """A digest of the compiled simulator: the ``pathpool._core`` extension file."""
+    """A digest of the compiled simulator: the ``pathpool._core`` extension file (read once per process:
+    the suites ask for it per cached run)."""
     import pathpool._core as core
 
     h = hashlib.sha256()
@@ -44,6 +47,7 @@ def build_id() -> str:
     return h.hexdigest()[:12]
 
 
+@functools.cache
 def lab_id() -> str:
     """What a cached kernel-lab result depends on besides its scenario: the lab's build (a digest of the
     lab crate's source, ``pathpool._core.lab_build()``) and the kernel release. pathpool's version alone
