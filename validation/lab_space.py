@@ -192,9 +192,10 @@ def to_toml(d: Draw, kernel_like: bool = False) -> str:
     out += ["[[flows]]", 'name = "main"', 'src = "client"', 'dst = "server"']
     if d.size:
         out.append(f"size = {d.size}")
-    # kernel_like: the simulator's options that imitate Linux (docs/scenario.md: `cwnd_growth`, the `linger`
-    # scheduler with its send buffers, CUBIC's constant Reno-friendly α); the lab runs the kernel either way.
-    growth = ', cwnd_growth = "cwnd_limited"' if kernel_like else ""
+    # kernel_like: the simulator's options that imitate Linux (docs/scenario.md: `cwnd_growth`, `rto_formula`,
+    # the `linger` scheduler with its send buffers, CUBIC's constant Reno-friendly α); the lab runs the kernel
+    # either way.
+    growth = ', cwnd_growth = "cwnd_limited", rto_formula = "linux"' if kernel_like else ""
     scheduler = "linger" if kernel_like else "minrtt"
 
     def tcp(cc: str) -> str:

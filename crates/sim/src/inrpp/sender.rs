@@ -125,7 +125,7 @@ impl InrppSender {
             snd_nxt: 0,
             rwnd: cfg.rcv_buffer,
             board: Scoreboard::default(),
-            rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            rtt: RttEstimator::from_config(cfg),
             interface,
             slot: None,
             closed_loop: false,

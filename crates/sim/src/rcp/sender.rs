@@ -70,7 +70,7 @@ impl RcpSender {
             snd_nxt: 0,
             rwnd: cfg.rcv_buffer,
             board: Scoreboard::default(),
-            rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            rtt: RttEstimator::from_config(cfg),
             rate_bps: None,
             last_departure: None,
             timers: SenderTimers::default(),

@@ -382,6 +382,8 @@ pub struct TcpSpec {
     pub newreno_timer: Option<crate::tcp::NewRenoTimer>,
     /// When cwnd may grow: "always" (default) or "cwnd_limited" (Linux's tcp_is_cwnd_limited).
     pub cwnd_growth: Option<crate::tcp::CwndGrowth>,
+    /// The retransmission timeout: "rfc6298" (default) or "linux" (srtt + max(4·rttvar, min_rto)).
+    pub rto_formula: Option<crate::tcp::RtoFormula>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

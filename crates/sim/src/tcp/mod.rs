@@ -46,6 +46,8 @@ pub struct TcpConfig {
     pub newreno_timer: NewRenoTimer,
     /// When the congestion control may raise cwnd (`cwnd_usage`).
     pub cwnd_growth: CwndGrowth,
+    /// How the retransmission timeout is computed from srtt and rttvar (`rtt.rs`).
+    pub rto_formula: RtoFormula,
 }
 
 impl Default for TcpConfig {
@@ -77,6 +79,7 @@ impl Default for TcpConfig {
             newreno_exit: NewRenoExit::Ssthresh,
             newreno_timer: NewRenoTimer::SlowButSteady,
             cwnd_growth: CwndGrowth::Always,
+            rto_formula: RtoFormula::Rfc6298,
         }
     }
 }
@@ -125,6 +128,17 @@ pub enum CwndGrowth {
     /// Only while the sender is cwnd-limited (Linux's `tcp_is_cwnd_limited`,
     /// RFC 7661 §4.3): see `cwnd_usage`.
     CwndLimited,
+}
+
+/// How the retransmission timeout follows the RTT estimates.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RtoFormula {
+    /// max(min_rto, srtt + max(G, 4·rttvar)): RFC 6298 §2 with `min_rto` as the
+    /// floor of §2.4 (ns-3's `TcpSocketBase`).
+    Rfc6298,
+    /// srtt + max(4·rttvar, min_rto): Linux (`tcp_rtt_estimator`, `__tcp_set_rto`).
+    Linux,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

@@ -1,5 +1,7 @@
-//! Round-trip time estimation and the retransmission timeout (RFC 6298).
+//! Round-trip time estimation and the retransmission timeout (RFC 6298),
+//! with Linux's floor on the variance term as an option (`RtoFormula`).
 
+use super::{RtoFormula, TcpConfig};
 use crate::time::Time;
 
 /// Clock granularity G of RFC 6298 §2 (ns-3's default ClockGranularity).
@@ -12,6 +14,7 @@ pub struct RttEstimator {
     rto: Time,
     min_rto: Time,
     max_rto: Time,
+    formula: RtoFormula,
     /// Exponential backoff after timeouts (RFC 6298 §5.5).
     backoff: u32,
     pub min_rtt: Option<Time>,
@@ -21,7 +24,23 @@ pub struct RttEstimator {
 
 impl RttEstimator {
     pub fn new(initial_rto: Time, min_rto: Time, max_rto: Time) -> RttEstimator {
-        RttEstimator { srtt: None, rttvar: Time::ZERO, rto: initial_rto, min_rto, max_rto, backoff: 0, min_rtt: None, samples: 0, sum_ns: 0 }
+        RttEstimator {
+            srtt: None,
+            rttvar: Time::ZERO,
+            rto: initial_rto,
+            min_rto,
+            max_rto,
+            formula: RtoFormula::Rfc6298,
+            backoff: 0,
+            min_rtt: None,
+            samples: 0,
+            sum_ns: 0,
+        }
+    }
+
+    /// The estimator a flow's `[tcp]` settings ask for.
+    pub fn from_config(cfg: &TcpConfig) -> RttEstimator {
+        RttEstimator { formula: cfg.rto_formula, ..RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto) }
     }
 
     /// A sample for both srtt (RFC 6298) and the minimum.
@@ -52,8 +71,16 @@ impl RttEstimator {
             }
         }
         let srtt = self.srtt.unwrap_or(r);
-        let var = Time(4 * self.rttvar.nanos()).max(CLOCK_GRANULARITY);
-        self.rto = (srtt + var).max(self.min_rto).min(self.max_rto);
+        let var = Time(4 * self.rttvar.nanos());
+        self.rto = match self.formula {
+            // RFC 6298 §2.3: SRTT + max(G, 4·RTTVAR), then the floor on the whole timeout (§2.4).
+            RtoFormula::Rfc6298 => (srtt + var.max(CLOCK_GRANULARITY)).max(self.min_rto),
+            // Linux floors the variance term instead: `tcp_rtt_estimator` keeps `rttvar_us` at least
+            // `tcp_rto_min_us` (through `mdev_max_us`, reset to it every round trip), and `__tcp_set_rto`
+            // returns srtt + rttvar_us, so the timeout is at least srtt + 200 ms.
+            RtoFormula::Linux => srtt + var.max(self.min_rto),
+        }
+        .min(self.max_rto);
         self.backoff = 0;
         self.samples += 1;
         self.sum_ns += r.nanos() as u128;
@@ -99,5 +126,25 @@ mod tests {
         }
         assert_eq!(e.rto(), Time::from_millis(200));
         assert_eq!(e.min_rtt, Some(Time::from_millis(10)));
+    }
+
+    #[test]
+    fn linux_floors_the_variance_term_not_the_timeout() {
+        let linux = TcpConfig { rto_formula: RtoFormula::Linux, ..TcpConfig::default() };
+        let (mut e, mut rfc) = (RttEstimator::from_config(&linux), RttEstimator::from_config(&TcpConfig::default()));
+        assert_eq!(e.rto(), Time::from_secs(1));
+        // First sample: srtt 200, rttvar 100, 4·rttvar = 400 ms above the floor: 600 ms either way.
+        e.sample(Time::from_millis(200));
+        rfc.sample(Time::from_millis(200));
+        assert_eq!((e.rto(), rfc.rto()), (Time::from_millis(600), Time::from_millis(600)));
+        // A steady 200 ms path: rttvar decays, RFC 6298's timeout to srtt + G, Linux's to srtt + 200 ms.
+        for _ in 0..60 {
+            e.sample(Time::from_millis(200));
+            rfc.sample(Time::from_millis(200));
+        }
+        assert_eq!(e.rto(), Time::from_millis(400));
+        assert!(rfc.rto() < Time::from_millis(202), "{}", rfc.rto());
+        e.back_off();
+        assert_eq!(e.rto(), Time::from_millis(800));
     }
 }

@@ -189,7 +189,7 @@ impl TcpSender {
             family: Family::V4,
             cc,
             ccs,
-            rtt: RttEstimator::new(cfg.initial_rto, cfg.min_rto, cfg.max_rto),
+            rtt: RttEstimator::from_config(&cfg),
             state: State::Idle,
             recovery: Recovery::Open,
             source,

@@ -52,7 +52,7 @@ pub struct MirrorConn {
 
 impl MirrorConn {
     pub fn new(session: SessionId, tcp: &TcpConfig) -> MirrorConn {
-        let rtt = RttEstimator::new(tcp.initial_rto, tcp.min_rto, tcp.max_rto);
+        let rtt = RttEstimator::from_config(tcp);
         MirrorConn { session, exchange: Exchange::default(), asks: Vec::new(), outstanding: 0, opened_at: None, handshake_at: None, closed_at: None, rtt }
     }
 }
