@@ -31,8 +31,8 @@ keeping the earlier figures beside it (its run 0 only). Lab run r ≥ 1 of a
 scenario is cached beside run 0 as NAME.lab.KEY.run<r>.json, so K can be
 raised later and only the missing runs are made. --sim-kernel-like runs
 the simulator plane with the options that imitate Linux (`cwnd_growth =
-"cwnd_limited"`, `rto_formula = "linux"`, the `linger` scheduler and its
-send buffers, CUBIC's `reno_alpha = "linux"`; written as
+"cwnd_limited"`, `rto_formula = "linux"`, `send_buffer = "linux"`, the
+`linger` scheduler and its subflows' send buffers, CUBIC's `reno_alpha = "linux"`; written as
 NAME.kernel-like.toml) against the same lab figures, into
 table-kernel-like.md and results-kernel-like.json.
 

@@ -193,9 +193,9 @@ def to_toml(d: Draw, kernel_like: bool = False) -> str:
     if d.size:
         out.append(f"size = {d.size}")
     # kernel_like: the simulator's options that imitate Linux (docs/scenario.md: `cwnd_growth`, `rto_formula`,
-    # the `linger` scheduler with its send buffers, CUBIC's constant Reno-friendly α); the lab runs the kernel
-    # either way.
-    growth = ', cwnd_growth = "cwnd_limited", rto_formula = "linux"' if kernel_like else ""
+    # `send_buffer`, the `linger` scheduler with its subflows' send buffers, CUBIC's constant Reno-friendly α);
+    # the lab runs the kernel either way.
+    growth = ', cwnd_growth = "cwnd_limited", rto_formula = "linux", send_buffer = "linux"' if kernel_like else ""
     scheduler = "linger" if kernel_like else "minrtt"
 
     def tcp(cc: str) -> str:

@@ -590,6 +590,11 @@ impl CongestionControl for Bbr {
     fn bandwidth_estimate(&self) -> Option<f64> {
         Some(self.bw())
     }
+
+    /// `bbr_sndbuf_expand`: three windows, "since BBR may slow-start even during recovery".
+    fn sndbuf_expand(&self) -> u64 {
+        3
+    }
 }
 
 #[cfg(test)]

@@ -119,6 +119,11 @@ pub trait CongestionControl: AsAny {
     fn increment(&self) -> Option<f64> {
         None
     }
+    /// Linux's `sndbuf_expand`: how many windows' worth of segment memory the
+    /// socket's send buffer is autotuned to (`tcp/send_buffer.rs`).
+    fn sndbuf_expand(&self) -> u64 {
+        2
+    }
 }
 
 /// Names accepted in scenarios.

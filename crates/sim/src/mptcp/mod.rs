@@ -28,7 +28,6 @@ pub mod path_manager;
 pub mod reassembly;
 pub mod receiver;
 pub mod scheduler;
-pub mod send_buffer;
 pub mod send_queue;
 pub mod sender;
 pub mod timers;

@@ -640,6 +640,7 @@ impl MptcpSender {
                     queued: s.queued_bytes(),
                     outstanding: s.outstanding(),
                     mss: s.ccs.mss,
+                    sndbuf_expand: s.cc().sndbuf_expand(),
                     backup: sf.backup,
                     usable: s.is_established() && !sf.potentially_failed && sf.stale_until.is_none(),
                     stalled: s.in_loss_recovery(),

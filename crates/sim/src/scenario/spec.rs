@@ -384,6 +384,8 @@ pub struct TcpSpec {
     pub cwnd_growth: Option<crate::tcp::CwndGrowth>,
     /// The retransmission timeout: "rfc6298" (default) or "linux" (srtt + max(4·rttvar, min_rto)).
     pub rto_formula: Option<crate::tcp::RtoFormula>,
+    /// What bounds a single-path application's unacknowledged data: "unlimited" (default) or "linux".
+    pub send_buffer: Option<crate::tcp::SendBufferModel>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -10,6 +10,7 @@ pub mod rate_sample;
 pub mod receiver;
 pub mod rtt;
 pub mod scoreboard;
+pub mod send_buffer;
 pub mod sender;
 pub mod sender_timers;
 
@@ -48,6 +49,8 @@ pub struct TcpConfig {
     pub cwnd_growth: CwndGrowth,
     /// How the retransmission timeout is computed from srtt and rttvar (`rtt.rs`).
     pub rto_formula: RtoFormula,
+    /// Whether a single-path sender's application is bounded by a send buffer (`send_buffer.rs`).
+    pub send_buffer: SendBufferModel,
 }
 
 impl Default for TcpConfig {
@@ -80,6 +83,7 @@ impl Default for TcpConfig {
             newreno_timer: NewRenoTimer::SlowButSteady,
             cwnd_growth: CwndGrowth::Always,
             rto_formula: RtoFormula::Rfc6298,
+            send_buffer: SendBufferModel::Unlimited,
         }
     }
 }
@@ -138,6 +142,18 @@ pub enum RtoFormula {
     /// floor of §2.4 (ns-3's `TcpSocketBase`).
     Rfc6298,
     /// srtt + max(4·rttvar, min_rto): Linux (`tcp_rtt_estimator`, `__tcp_set_rto`).
+    Linux,
+}
+
+/// What bounds the data a single-path sender's application has handed over
+/// and not yet had acknowledged.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SendBufferModel {
+    /// Nothing: the congestion and receive windows alone limit what is sent
+    /// (the idealised sender of RFC 5681, and htsim's).
+    Unlimited,
+    /// Linux's autotuned `sk_sndbuf`, at most `tcp_wmem[2]` = 4 MiB.
     Linux,
 }
 

@@ -46,7 +46,8 @@ use crate::tcp::prr::Prr;
 use crate::tcp::rate_sample::{RateEstimator, TxStamp};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
-use crate::tcp::{CwndGrowth, Io, NewRenoExit, NewRenoTimer, RecoveryAlgorithm, TcpConfig, TimerKind};
+use crate::tcp::send_buffer::SendBuffer;
+use crate::tcp::{CwndGrowth, Io, NewRenoExit, NewRenoTimer, RecoveryAlgorithm, SendBufferModel, TcpConfig, TimerKind};
 use crate::time::Time;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -145,6 +146,8 @@ pub struct TcpSender {
     pub last_delivery_rate: Option<f64>,
     /// Whether the window was used, for `cwnd_growth = "cwnd_limited"`.
     usage: CwndUsage,
+    /// The socket's send buffer with `send_buffer = "linux"` (a single-path sender only).
+    sndbuf: Option<SendBuffer>,
 }
 
 impl TcpSender {
@@ -192,7 +195,6 @@ impl TcpSender {
             rtt: RttEstimator::from_config(&cfg),
             state: State::Idle,
             recovery: Recovery::Open,
-            source,
             snd_una: 0,
             snd_nxt: 0,
             rwnd: cfg.rcv_buffer,
@@ -210,6 +212,8 @@ impl TcpSender {
             stats: SenderStats::default(),
             last_delivery_rate: None,
             usage: CwndUsage::default(),
+            sndbuf: (cfg.send_buffer == SendBufferModel::Linux && matches!(source, Source::App { .. })).then(SendBuffer::default),
+            source,
             cfg,
         }
     }
@@ -729,6 +733,12 @@ impl TcpSender {
             if pipe + len > self.ccs.cwnd {
                 return true;
             }
+            if !self.send_buffer_has_room(pipe) {
+                // The application could not write this segment yet: with the window open, Linux's
+                // `tcp_rate_check_app_limited` finds less than a segment unsent when it next writes.
+                self.rate.mark_app_limited(pipe);
+                return false;
+            }
             if (peer_window && self.snd_nxt + len > self.snd_una + self.rwnd.max(self.ccs.mss)) || self.wait_for_pacing(io) {
                 return false;
             }
@@ -744,6 +754,17 @@ impl TcpSender {
                 self.limited_transmit += len;
             }
         }
+    }
+
+    /// `send_buffer = "linux"`: whether the application had handed over the
+    /// next segment, i.e. what the socket held before it (sent and not yet
+    /// acknowledged: snd_nxt − snd_una, Linux's `sk_wmem_queued` in payload
+    /// bytes) was below the buffer (`sk_stream_memory_free`). The buffer
+    /// grows first if the window is not full (`tcp_new_space`).
+    fn send_buffer_has_room(&mut self, pipe: u64) -> bool {
+        let Some(buf) = self.sndbuf.as_mut() else { return true };
+        buf.expand(self.ccs.cwnd, pipe, self.ccs.mss, self.cc.sndbuf_expand());
+        buf.has_room(self.snd_nxt - self.snd_una)
     }
 
     /// With a pacing rate, a segment leaves only at its departure time; if that

@@ -32,7 +32,7 @@
 //!   `mptcp_subflow_get_retrans`, not with this function).
 
 use super::minrtt::lowest_rtt;
-use crate::mptcp::send_buffer::SendBuffer;
+use crate::tcp::send_buffer::SendBuffer;
 use super::{Chunk, ConnectionView, Scheduler, Step, SubflowView};
 
 /// `tcp_wmem[0]`, the base of the connection's send buffer (Linux's default).
@@ -71,7 +71,7 @@ impl Linger {
         for s in subflows.iter().filter(|s| s.usable && s.backup == backup) {
             let Some(rate) = pacing_rate(s) else { continue };
             let st = self.state(s.id);
-            st.1.expand(s);
+            st.1.expand(s.cwnd, s.in_flight, s.mss, s.sndbuf_expand);
             if st.0 == 0.0 {
                 st.0 = rate;
             }
@@ -82,7 +82,7 @@ impl Linger {
         }
         let (_, id) = best?;
         let s = subflows.iter().find(|s| s.id == id).expect("picked among them");
-        if !self.state(id).1.has_room(s) {
+        if !self.state(id).1.has_room(s.wmem_queued()) {
             return None;
         }
         let rate = pacing_rate(s).expect("picked with a rate");
@@ -115,7 +115,7 @@ impl Scheduler for Linger {
         // burst is spent or its buffer is full; then the scheduler picks again.
         let current = self.burst.and_then(|(id, left)| {
             let s = subflows.iter().find(|s| s.id == id && s.usable)?;
-            (left > 0 && self.state(id).1.has_room(s)).then_some(id)
+            (left > 0 && self.state(id).1.has_room(s.wmem_queued())).then_some(id)
         });
         let Some(subflow) = current.or_else(|| {
             let id = self.pick(subflows)?;

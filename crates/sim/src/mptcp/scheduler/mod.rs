@@ -50,6 +50,8 @@ pub struct SubflowView {
     /// Bytes sent and not yet cumulatively acknowledged (snd_nxt − snd_una).
     pub outstanding: u64,
     pub mss: u64,
+    /// Its congestion control's `sndbuf_expand` (Linux: 2, BBR 3), for the send buffer's autotuning.
+    pub sndbuf_expand: u64,
     /// Flagged backup (RFC 8684 §3.3.8: MP_PRIO, or the B flag of MP_JOIN).
     pub backup: bool,
     /// Established, neither closed nor failed, and not "potentially failed"
@@ -235,6 +237,7 @@ pub(crate) mod testing {
             queued: 0,
             outstanding: 0,
             mss: 1000,
+            sndbuf_expand: 2,
             backup: false,
             usable: true,
             stalled: false,
