@@ -241,7 +241,7 @@ impl InrppSender {
         let original = self.frto.is_some_and(|high| self.board.acks_an_original(p.ack, p.sack_blocks(), high));
         let mut newly_sacked = 0;
         for &(s, e) in p.sack_blocks() {
-            newly_sacked += self.board.sack(s.max(p.ack), e, |_, _| {});
+            newly_sacked += self.board.sack(s.max(p.ack), e, |_, _, _| {});
         }
         self.board.ack(p.ack, |_, _| {});
         self.snd_una = p.ack;

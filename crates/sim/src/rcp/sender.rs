@@ -146,7 +146,7 @@ impl RcpSender {
             self.rtt.sample(io.now.saturating_sub(p.ts_ecr));
         }
         for &(s, e) in p.sack_blocks() {
-            self.board.sack(s.max(p.ack), e, |_, _| {});
+            self.board.sack(s.max(p.ack), e, |_, _, _| {});
         }
         self.board.ack(p.ack, |_, _| {});
         self.snd_una = p.ack;

@@ -658,6 +658,9 @@ pub(super) fn resolve_tcp(base: &TcpConfig, t: &TcpSpec, field: &str, p: &mut Pr
     if let Some(v) = t.send_buffer {
         c.send_buffer = v;
     }
+    if let Some(v) = t.rack {
+        c.rack = v;
+    }
     match t.initial_ssthresh {
         Some(0) => p.add(format!("{field}.initial_ssthresh"), "must be at least 1 segment"),
         Some(v) => c.initial_ssthresh = Some(v),

@@ -386,6 +386,8 @@ pub struct TcpSpec {
     pub rto_formula: Option<crate::tcp::RtoFormula>,
     /// What bounds a single-path application's unacknowledged data: "unlimited" (default) or "linux".
     pub send_buffer: Option<crate::tcp::SendBufferModel>,
+    /// RACK loss detection (RFC 8985) beside RFC 6675's: Linux's default.
+    pub rack: Option<bool>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

@@ -6,6 +6,7 @@
 
 pub mod cwnd_usage;
 pub mod prr;
+pub mod rack;
 pub mod rate_sample;
 pub mod receiver;
 pub mod rtt;
@@ -51,6 +52,8 @@ pub struct TcpConfig {
     pub rto_formula: RtoFormula,
     /// Whether a single-path sender's application is bounded by a send buffer (`send_buffer.rs`).
     pub send_buffer: SendBufferModel,
+    /// RACK loss detection (RFC 8985, `rack.rs`) beside RFC 6675's, with SACK.
+    pub rack: bool,
 }
 
 impl Default for TcpConfig {
@@ -84,6 +87,7 @@ impl Default for TcpConfig {
             cwnd_growth: CwndGrowth::Always,
             rto_formula: RtoFormula::Rfc6298,
             send_buffer: SendBufferModel::Unlimited,
+            rack: false,
         }
     }
 }

@@ -13,7 +13,9 @@
 
 use std::collections::VecDeque;
 
+use crate::tcp::rack::Rack;
 use crate::tcp::rate_sample::TxStamp;
+use crate::time::Time;
 
 #[derive(Debug, Clone)]
 struct Segment {
@@ -55,6 +57,10 @@ pub struct Scoreboard {
     retx_from: u64,
     /// Bytes ever marked lost (Linux's `tp->lost`).
     lost_total: u64,
+    /// Retransmissions as (start, send time), in the order they were sent,
+    /// for RACK; entries whose segment has since been delivered or resent
+    /// are skipped when reached.
+    retx_order: VecDeque<(u64, Time)>,
 }
 
 impl Scoreboard {
@@ -108,7 +114,7 @@ impl Scoreboard {
     /// Removes segments acknowledged cumulatively below `ack`, reporting those
     /// not SACKed before to `delivered`.
     pub fn ack(&mut self, ack: u64, mut delivered: impl FnMut(&TxStamp, u32)) {
-        self.ack_each(ack, |tx, len, sacked| {
+        self.ack_each(ack, |tx, len, _, sacked| {
             if !sacked {
                 delivered(tx, len);
             }
@@ -116,15 +122,15 @@ impl Scoreboard {
     }
 
     /// Removes segments acknowledged cumulatively below `ack`, reporting each
-    /// to `acked` with whether it had been SACKed before.
-    pub fn ack_each(&mut self, ack: u64, mut acked: impl FnMut(&TxStamp, u32, bool)) {
+    /// to `acked` with its length, its end and whether it had been SACKed before.
+    pub fn ack_each(&mut self, ack: u64, mut acked: impl FnMut(&TxStamp, u32, u64, bool)) {
         while let Some(s) = self.segs.front() {
             if s.end() > ack {
                 break;
             }
             let s = self.segs.pop_front().expect("front exists");
             self.outstanding -= s.len as u64;
-            acked(&s.tx, s.len, s.sacked);
+            acked(&s.tx, s.len, s.end(), s.sacked);
             if s.sacked {
                 self.sacked -= s.len as u64;
             } else {
@@ -139,8 +145,8 @@ impl Scoreboard {
     }
 
     /// Marks segments wholly inside [start, end) as SACKed, reporting each to
-    /// `delivered`; returns bytes newly SACKed.
-    pub fn sack(&mut self, start: u64, end: u64, mut delivered: impl FnMut(&TxStamp, u32)) -> u64 {
+    /// `delivered` with its length and end; returns bytes newly SACKed.
+    pub fn sack(&mut self, start: u64, end: u64, mut delivered: impl FnMut(&TxStamp, u32, u64)) -> u64 {
         let mut newly = 0;
         let mut i = self.index_of(start);
         while i < self.segs.len() && self.segs[i].end() <= end {
@@ -157,7 +163,7 @@ impl Scoreboard {
                 }
                 self.sacked += len;
                 self.high_sacked = self.high_sacked.max(s.end());
-                delivered(&s.tx, s.len);
+                delivered(&s.tx, s.len, s.end());
             }
             i += 1;
         }
@@ -207,6 +213,47 @@ impl Scoreboard {
         }
     }
 
+    /// RACK's loss marking (RFC 8985 §6.2 step 5, Linux `tcp_rack_detect_loss`):
+    /// every segment neither SACKed nor awaiting retransmission that `rack`
+    /// deems lost at `now` is marked lost, a retransmission in flight
+    /// included (Linux `tcp_mark_skb_lost` clears its `SACKED_RETRANS`), so
+    /// that it is sent again. Candidates are taken in send order, which ends
+    /// the scan at the first that is not lost yet: retransmissions in the
+    /// order they were sent, then the never-resent segments above the loss
+    /// scan, whose order is their sequence. Returns whether any was marked.
+    pub fn rack_detect(&mut self, rack: &Rack, reo_wnd: Time, now: Time) -> bool {
+        let mut any = false;
+        while let Some(&(start, sent)) = self.retx_order.front() {
+            let i = self.index_of(start);
+            let current = self.segs.get(i).filter(|s| s.start == start && s.retransmitted && !s.sacked && s.tx.sent_time == sent);
+            if let Some(s) = current {
+                if !rack.is_lost(sent, s.end(), reo_wnd, now) {
+                    break;
+                }
+                let (len, start) = (s.len as u64, s.start);
+                self.segs[i].retransmitted = false;
+                self.retransmitted -= len;
+                self.lost_total += len;
+                self.retx_from = self.retx_from.min(start);
+                any = true;
+            }
+            self.retx_order.pop_front();
+        }
+        let mut i = self.index_of(self.loss_scanned);
+        while let Some(s) = self.segs.get(i) {
+            if !(s.sacked || s.lost) {
+                if !rack.is_lost(s.tx.sent_time, s.end(), reo_wnd, now) {
+                    break;
+                }
+                self.mark_lost_at(i);
+                any = true;
+            }
+            self.loss_scanned = self.loss_scanned.max(self.segs[i].end());
+            i += 1;
+        }
+        any
+    }
+
     /// Deems the first outstanding segment lost (fast retransmit, NewReno partial ACK).
     pub fn mark_head_lost(&mut self) {
         if !self.segs.is_empty() {
@@ -236,6 +283,7 @@ impl Scoreboard {
         }
         self.loss_scanned = self.segs.back().map_or(0, |s| s.end());
         self.retx_from = 0;
+        self.retx_order.clear();
     }
 
     /// After a timeout, for a sender without fast recovery (INRPP's): the
@@ -289,6 +337,7 @@ impl Scoreboard {
         debug_assert_eq!(s.start, start);
         s.tx = tx;
         s.ever_retransmitted = true;
+        self.retx_order.push_back((start, tx.sent_time));
         if !s.retransmitted {
             s.retransmitted = true;
             self.retransmitted += s.len as u64;
@@ -339,7 +388,7 @@ mod tests {
         assert!(b.acks_an_original(300, &[], 1000));
         assert!(!b.acks_an_original(100, &[(1000, 1200)], 1000), "sent after the timeout");
         assert!(b.acks_an_original(100, &[(500, 600)], 1000));
-        b.sack(500, 600, |_, _| {});
+        b.sack(500, 600, |_, _, _| {});
         assert!(!b.acks_an_original(100, &[(500, 600)], 1000), "already SACKed");
     }
 
@@ -348,7 +397,7 @@ mod tests {
         let mut b = board(10);
         assert_eq!(b.pipe(), 1000);
         // Segment 0 lost; 1..4 SACKed.
-        assert_eq!(b.sack(100, 400, |_, _| {}), 300);
+        assert_eq!(b.sack(100, 400, |_, _, _| {}), 300);
         b.detect_losses(3);
         assert!(b.head_lost());
         assert_eq!(b.pipe(), 1000 - 300 - 100);
@@ -361,12 +410,42 @@ mod tests {
     }
 
     #[test]
+    fn rack_marks_a_lost_retransmission_lost_again_once_later_data_arrives() {
+        let at = |ms: u64| TxStamp { sent_time: Time::from_millis(ms), ..TxStamp::default() };
+        // Segments 0–9 sent at 0–9 ms.
+        let mut b = Scoreboard::default();
+        for i in 0..10 {
+            b.push(i * 100, 100, at(i));
+        }
+        let (mut rack, rtt) = (Rack::default(), Time::from_millis(50));
+        let mut deliver = |b: &mut Scoreboard, rack: &mut Rack, from: u64, to: u64, now: Time| {
+            b.sack(from, to, |tx, _, end| rack.on_delivered(now, tx, end, Some(rtt)));
+        };
+        // 1 and 2 arrive (SACKed at 51–52 ms): 0, sent before them and older than RACK.rtt, is lost.
+        deliver(&mut b, &mut rack, 100, 300, Time::from_millis(52));
+        assert!(b.rack_detect(&rack, Time::ZERO, Time::from_millis(52)));
+        assert_eq!(b.next_retransmission(), Some((0, 100)));
+        // 0 is resent at 60 ms; 3 was sent before that and is SACKed: the retransmission is not judged by it.
+        b.mark_retransmitted(0, TxStamp { retransmission: true, ..at(60) });
+        deliver(&mut b, &mut rack, 300, 400, Time::from_millis(53));
+        assert!(!b.rack_detect(&rack, Time::ZERO, Time::from_millis(53)));
+        assert_eq!(b.pipe(), 100 + 600, "the retransmission and 4–9 in flight");
+        // Segment 10, sent at 70 ms after the retransmission, arrives at 120 ms while 0's does not: 0 is lost again.
+        b.push(1000, 100, at(70));
+        b.sack(400, 1000, |_, _, _| {});
+        deliver(&mut b, &mut rack, 1000, 1100, Time::from_millis(120));
+        assert!(b.rack_detect(&rack, Time::ZERO, Time::from_millis(120)));
+        assert_eq!(b.pipe(), 0);
+        assert_eq!(b.next_retransmission(), Some((0, 100)));
+    }
+
+    #[test]
     fn a_timeout_without_fast_recovery_marks_the_head_and_the_sacked_holes_only() {
         let mut b = board(10);
         // SACK 2, 4, 6: the head and the holes below the third-highest SACK (2) are lost; 3, 5, 7–9 may still arrive.
-        b.sack(200, 300, |_, _| {});
-        b.sack(400, 500, |_, _| {});
-        b.sack(600, 700, |_, _| {});
+        b.sack(200, 300, |_, _, _| {});
+        b.sack(400, 500, |_, _, _| {});
+        b.sack(600, 700, |_, _, _| {});
         b.mark_timeout_lost(3);
         assert_eq!(b.next_retransmission(), Some((0, 100)));
         b.mark_retransmitted(0, TxStamp::default());
@@ -387,16 +466,16 @@ mod tests {
     fn holes_below_three_sacks_are_lost() {
         let mut b = board(10);
         // SACK 2, 4, 6: holes 0,1,3,5; only those below the third-highest SACK (2) are lost.
-        b.sack(200, 300, |_, _| {});
-        b.sack(400, 500, |_, _| {});
-        b.sack(600, 700, |_, _| {});
+        b.sack(200, 300, |_, _, _| {});
+        b.sack(400, 500, |_, _, _| {});
+        b.sack(600, 700, |_, _, _| {});
         b.detect_losses(3);
         assert_eq!(b.next_retransmission(), Some((0, 100)));
         b.mark_retransmitted(0, TxStamp::default());
         assert_eq!(b.next_retransmission(), Some((100, 100)));
         b.mark_retransmitted(100, TxStamp::default());
         assert_eq!(b.next_retransmission(), None);
-        b.sack(800, 900, |_, _| {});
+        b.sack(800, 900, |_, _, _| {});
         b.detect_losses(3);
         assert_eq!(b.next_retransmission(), Some((300, 100)));
     }
@@ -406,7 +485,7 @@ mod tests {
         let mut b = board(4);
         b.mark_head_lost();
         b.mark_retransmitted(0, TxStamp::default());
-        b.sack(0, 100, |_, _| {});
+        b.sack(0, 100, |_, _, _| {});
         b.mark_all_lost();
         assert_eq!(b.pipe(), 0);
         assert_eq!(b.next_retransmission(), Some((100, 100)));
@@ -415,7 +494,7 @@ mod tests {
     #[test]
     fn timeout_marks_everything_lost() {
         let mut b = board(4);
-        b.sack(100, 200, |_, _| {});
+        b.sack(100, 200, |_, _, _| {});
         b.mark_retransmitted(0, TxStamp::default());
         b.mark_all_lost();
         assert_eq!(b.pipe(), 0);

@@ -43,6 +43,7 @@ use crate::net::packet::{Dss, Kind, Packet};
 use crate::net::NodeId;
 use crate::tcp::cwnd_usage::CwndUsage;
 use crate::tcp::prr::Prr;
+use crate::tcp::rack::Rack;
 use crate::tcp::rate_sample::{RateEstimator, TxStamp};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
@@ -148,6 +149,8 @@ pub struct TcpSender {
     usage: CwndUsage,
     /// The socket's send buffer with `send_buffer = "linux"` (a single-path sender only).
     sndbuf: Option<SendBuffer>,
+    /// RACK's record of the latest delivery (`rack = true`).
+    rack: Rack,
 }
 
 impl TcpSender {
@@ -212,6 +215,7 @@ impl TcpSender {
             stats: SenderStats::default(),
             last_delivery_rate: None,
             usage: CwndUsage::default(),
+            rack: Rack::default(),
             sndbuf: (cfg.send_buffer == SendBufferModel::Linux && matches!(source, Source::App { .. })).then(SendBuffer::default),
             source,
             cfg,
@@ -445,21 +449,24 @@ impl TcpSender {
         // and cumulatively ACKs (Linux's last_sackt, last_ackt).
         let (mut sacked_times, mut acked_times) = (SendTimes::default(), SendTimes::default());
         let mut newly_sacked = 0;
+        let min_rtt = self.rtt.min_rtt;
         if self.cfg.sack {
             for &(s, e) in p.sack_blocks() {
-                newly_sacked += self.board.sack(s.max(p.ack), e, |tx, len| {
+                newly_sacked += self.board.sack(s.max(p.ack), e, |tx, len, end| {
                     sacked_times.add(tx);
                     self.rate.on_delivered(tx, len);
+                    self.rack.on_delivered(io.now, tx, end, min_rtt);
                 });
             }
         }
         let sacked_before_ack = self.board.sacked_bytes();
         let mut retransmission_acked = false;
-        self.board.ack_each(p.ack, |tx, len, sacked| {
+        self.board.ack_each(p.ack, |tx, len, end, sacked| {
             retransmission_acked |= tx.retransmission;
             if !sacked {
                 acked_times.add(tx);
                 self.rate.on_delivered(tx, len);
+                self.rack.on_delivered(io.now, tx, end, min_rtt);
             }
         });
         let rtt = Self::ca_rtt(io.now, acked_times, retransmission_acked, sacked_times, ts_rtt);
@@ -500,8 +507,14 @@ impl TcpSender {
                 self.reno_dup_bytes = 0;
             }
         }
+        let mut rack_lost = false;
         if self.cfg.sack {
             self.board.detect_losses(self.cfg.dupack_threshold);
+            if self.cfg.rack {
+                let dupthresh_sacked = self.board.sacked_bytes() >= self.cfg.dupack_threshold as u64 * self.ccs.mss;
+                let reo_wnd = Rack::reo_wnd(self.recovery != Recovery::Open, dupthresh_sacked, self.rtt.min_rtt);
+                rack_lost = self.board.rack_detect(&self.rack, reo_wnd, io.now);
+            }
         }
 
         match self.recovery {
@@ -533,7 +546,7 @@ impl TcpSender {
         // recovery state this ACK leads to.
         let entering = self.recovery == Recovery::Open
             && outstanding
-            && (self.dupacks >= self.cfg.dupack_threshold || self.board.head_lost());
+            && (self.dupacks >= self.cfg.dupack_threshold || self.board.head_lost() || rack_lost);
         if entering {
             self.enter_fast_recovery();
         }
