@@ -25,9 +25,10 @@
 //!   one that may set Westwood+'s increment runs where the BPF Westwood+ does.
 //! - Every TCP parameter at its default: those defaults are Linux's (MSS
 //!   1448, initial window 10, RTO floor 200 ms, initial RTO 1 s, three
-//!   duplicate ACKs, SACK with PRR); `cwnd_growth` and `rto_formula` either
-//!   way (Linux always grows cwnd only while cwnd-limited and computes its
-//!   timeout as `rto_formula = "linux"`). `delayed_ack = false`, the simulator's
+//!   duplicate ACKs, SACK with PRR); `cwnd_growth`, `rto_formula`,
+//!   `send_buffer` and `rack` either way (Linux always grows cwnd only while
+//!   cwnd-limited, computes its timeout as `rto_formula = "linux"`, autotunes
+//!   its send buffer as `send_buffer = "linux"` and runs RACK). `delayed_ack = false`, the simulator's
 //!   default, is approximated by re-arming `TCP_QUICKACK` after every read at
 //!   the receiver (tcp(7)); Linux has no way to turn delayed ACKs off.
 //! - Applications (`app = { ... }`) run their simulator sessions on the
