@@ -418,7 +418,7 @@ mod tests {
             b.push(i * 100, 100, at(i));
         }
         let (mut rack, rtt) = (Rack::default(), Time::from_millis(50));
-        let mut deliver = |b: &mut Scoreboard, rack: &mut Rack, from: u64, to: u64, now: Time| {
+        let deliver = |b: &mut Scoreboard, rack: &mut Rack, from: u64, to: u64, now: Time| {
             b.sack(from, to, |tx, _, end| rack.on_delivered(now, tx, end, Some(rtt)));
         };
         // 1 and 2 arrive (SACKed at 51–52 ms): 0, sent before them and older than RACK.rtt, is lost.
