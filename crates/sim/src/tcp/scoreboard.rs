@@ -142,6 +142,11 @@ impl Scoreboard {
                 }
             }
         }
+        // Retransmissions now acknowledged leave RACK's queue (it is in send order, so some may wait behind one
+        // still outstanding; `rack_detect` skips them).
+        while self.retx_order.front().is_some_and(|&(start, _)| start < ack) {
+            self.retx_order.pop_front();
+        }
     }
 
     /// Marks segments wholly inside [start, end) as SACKed, reporting each to
