@@ -15,8 +15,9 @@
 //! Not modelled: the reordering timer of §6.3 (in recovery the window is 0
 //! and the test is decided on each ACK; outside it a hole waits for the next
 //! ACK or the timeout), Tail Loss Probes (§7), and the adaptation of the
-//! window to observed reordering (pathpool's links do not reorder a flow's
-//! packets, so Linux's `reord_seen` would stay false).
+//! window to observed reordering (Linux's `reord_seen` is taken as false: a
+//! flow's packets on one path stay in order, unless a scenario changes a
+//! link's delay or a route mid-run).
 
 use crate::tcp::rate_sample::TxStamp;
 use crate::time::Time;
