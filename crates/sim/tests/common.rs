@@ -101,3 +101,32 @@ pub fn load_err(text: &str) -> String {
         Err(e) => e.to_string(),
     }
 }
+
+/// One flow from node a to node b over a single link: `sim` and `tcp` are the
+/// lines of the `[sim]` and `[tcp]` tables, `link` the link's lines after `a`
+/// and `b` (rate, delay, queue, loss).
+pub fn one_link_flow(sim: &str, tcp: &str, link: &str) -> String {
+    format!(
+        r#"
+[sim]
+{sim}
+
+[tcp]
+{tcp}
+
+[[nodes]]
+name = "a"
+[[nodes]]
+name = "b"
+
+[[links]]
+a = "a"
+b = "b"
+{link}
+
+[[flows]]
+src = "a"
+dst = "b"
+"#
+    )
+}

@@ -4,35 +4,16 @@
 
 mod common;
 
-use common::{f64s, load_err, run_toml, table};
+use common::{f64s, load_err, one_link_flow, run_toml, table};
 
 fn one_flow(tcp: &str) -> String {
-    format!(
-        r#"
-[sim]
-duration = "300ms"
-sample_interval = "0s"
-
-[tcp]
-cc = "newreno"
-{tcp}
-
-[[nodes]]
-name = "a"
-[[nodes]]
-name = "b"
-
-[[links]]
-a = "a"
-b = "b"
-rate = "100Mbps"
+    one_link_flow(
+        r#"duration = "300ms"
+sample_interval = "0s""#,
+        &format!("cc = \"newreno\"\n{tcp}"),
+        r#"rate = "100Mbps"
 delay = "10ms"
-queue = 1000
-
-[[flows]]
-src = "a"
-dst = "b"
-"#
+queue = 1000"#,
     )
 }
 

@@ -5,38 +5,19 @@
 
 mod common;
 
-use common::{f64s, load_err, run_toml, table};
+use common::{f64s, load_err, one_link_flow, run_toml, table};
 
 /// One BBR flow, which keeps its window under loss: 100 Mb/s, 40 ms RTT, 1 % Bernoulli loss, 30 s.
 fn lossy(rack: &str) -> String {
-    format!(
-        r#"
-[sim]
-duration = "30s"
+    one_link_flow(
+        r#"duration = "30s"
 sample_interval = "0s"
-seed = 7
-
-[tcp]
-cc = "bbr"
-{rack}
-
-[[nodes]]
-name = "a"
-[[nodes]]
-name = "b"
-
-[[links]]
-a = "a"
-b = "b"
-rate = "100Mbps"
+seed = 7"#,
+        &format!("cc = \"bbr\"\n{rack}"),
+        r#"rate = "100Mbps"
 delay = "20ms"
 queue = 333
-loss = {{ model = "bernoulli", p = 0.01 }}
-
-[[flows]]
-src = "a"
-dst = "b"
-"#
+loss = { model = "bernoulli", p = 0.01 }"#,
     )
 }
 

@@ -6,39 +6,20 @@
 
 mod common;
 
-use common::{f64s, load_err, mean_goodput, run_toml, table};
+use common::{f64s, load_err, mean_goodput, one_link_flow, run_toml, table};
 
 /// 4 MiB, Linux's default `tcp_wmem[2]`.
 const WMEM_MAX: f64 = (4 << 20) as f64;
 
 /// One flow on a 200 Mb/s, 200 ms RTT path (BDP 5 MB) with a 1-BDP queue.
 fn one_flow(cc: &str, send_buffer: &str) -> String {
-    format!(
-        r#"
-[sim]
-duration = "12s"
-sample_interval = "100ms"
-
-[tcp]
-cc = "{cc}"
-{send_buffer}
-
-[[nodes]]
-name = "a"
-[[nodes]]
-name = "b"
-
-[[links]]
-a = "a"
-b = "b"
-rate = "200Mbps"
+    one_link_flow(
+        r#"duration = "12s"
+sample_interval = "100ms""#,
+        &format!("cc = \"{cc}\"\n{send_buffer}"),
+        r#"rate = "200Mbps"
 delay = "100ms"
-queue = 3334
-
-[[flows]]
-src = "a"
-dst = "b"
-"#
+queue = 3334"#,
     )
 }
 

@@ -149,8 +149,8 @@ pub struct TcpSender {
     usage: CwndUsage,
     /// The socket's send buffer with `send_buffer = "linux"` (a single-path sender only).
     sndbuf: Option<SendBuffer>,
-    /// RACK's record of the latest delivery (`rack = true`).
-    rack: Rack,
+    /// RACK's record of the latest delivery, with `rack = true` and SACK.
+    rack: Option<Rack>,
 }
 
 impl TcpSender {
@@ -215,7 +215,7 @@ impl TcpSender {
             stats: SenderStats::default(),
             last_delivery_rate: None,
             usage: CwndUsage::default(),
-            rack: Rack::default(),
+            rack: (cfg.rack && cfg.sack).then(Rack::default),
             sndbuf: (cfg.send_buffer == SendBufferModel::Linux && matches!(source, Source::App { .. })).then(SendBuffer::default),
             source,
             cfg,
@@ -455,7 +455,9 @@ impl TcpSender {
                 newly_sacked += self.board.sack(s.max(p.ack), e, |tx, len, end| {
                     sacked_times.add(tx);
                     self.rate.on_delivered(tx, len);
-                    self.rack.on_delivered(io.now, tx, end, min_rtt);
+                    if let Some(rack) = self.rack.as_mut() {
+                        rack.on_delivered(io.now, tx, end, min_rtt);
+                    }
                 });
             }
         }
@@ -466,7 +468,9 @@ impl TcpSender {
             if !sacked {
                 acked_times.add(tx);
                 self.rate.on_delivered(tx, len);
-                self.rack.on_delivered(io.now, tx, end, min_rtt);
+                if let Some(rack) = self.rack.as_mut() {
+                    rack.on_delivered(io.now, tx, end, min_rtt);
+                }
             }
         });
         let rtt = Self::ca_rtt(io.now, acked_times, retransmission_acked, sacked_times, ts_rtt);
@@ -510,10 +514,10 @@ impl TcpSender {
         let mut rack_lost = false;
         if self.cfg.sack {
             self.board.detect_losses(self.cfg.dupack_threshold);
-            if self.cfg.rack {
+            if let Some(rack) = &self.rack {
                 let dupthresh_sacked = self.board.sacked_bytes() >= self.cfg.dupack_threshold as u64 * self.ccs.mss;
                 let reo_wnd = Rack::reo_wnd(self.recovery != Recovery::Open, dupthresh_sacked, self.rtt.min_rtt);
-                rack_lost = self.board.rack_detect(&self.rack, reo_wnd, io.now);
+                rack_lost = self.board.rack_detect(rack, reo_wnd, io.now);
             }
         }
 

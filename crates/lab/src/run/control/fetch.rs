@@ -248,8 +248,7 @@ impl<'a> Host<'a> {
             Err(e) if e.raw_os_error() == Some(libc::EINPROGRESS) => {}
             Err(e) => return Err(format!("connection {conn}: connecting to {server}: {e}")),
         }
-        let t = &f.tcp;
-        let rtt = RttEstimator::new(t.initial_rto, t.min_rto, t.max_rto);
+        let rtt = RttEstimator::from_config(&f.tcp);
         let c = MirrorConn {
             session,
             socket: Arc::new(socket),
