@@ -23,6 +23,10 @@ The space (every draw independent unless said):
                    on any path (uniform), starting uniform in 0.5–6 s,
                    from its own host through that path's bottleneck to its own host
     duration       12 s
+    hosts          on the lab, a qdisc at the access link's rate and queue on every host interface
+                   (`[lab] host_egress = "qdisc"`, docs/scenario.md): a real host's NIC and qdisc, where
+                   TCP Small Queues hold a sender back instead of the emulator's access queue dropping
+                   its bursts; the simulator's hosts, ACK-clocked into 1 Gb/s links, do not burst so
 
 Every feature is one the kernel lab runs (docs/lab.md): Linux's own
 algorithms, uncoupled MPTCP with the default scheduler, default TCP
@@ -151,7 +155,8 @@ def to_toml(d: Draw, kernel_like: bool = False) -> str:
     for i, p in enumerate(d.paths):
         out.append(f"# path {i}: {p.rate_mbps:g} Mb/s, {p.delay_ms:g} ms one way, loss {100 * p.loss:g} %, "
                    f"queue {p.queue} packets (1 BDP)" + ("" if i in d.used_paths() else "; no flow crosses it, left out"))
-    out += ["", f'name = "{d.name}"', "", "[sim]", f'duration = "{DURATION_S:g}s"', f"seed = {d.seed * 1000 + d.index}", ""]
+    out += ["", f'name = "{d.name}"', "", "[sim]", f'duration = "{DURATION_S:g}s"', f"seed = {d.seed * 1000 + d.index}", "",
+            "[lab]", 'host_egress = "qdisc"', ""]
 
     def node(name: str, kind: str = "host") -> None:
         out.extend(["[[nodes]]", f'name = "{name}"'] + ([f'kind = "{kind}"'] if kind != "host" else []) + [""])

@@ -60,19 +60,29 @@ impl Netns {
     /// Runs `ip -n NAME -batch -` over `commands`, one per line; stops at the
     /// first that fails.
     pub fn ip_batch(&self, commands: &[String]) -> io::Result<()> {
-        let mut child = Command::new("ip")
+        self.batch("ip", commands)
+    }
+
+    /// Runs `tc -n NAME -batch -` (iproute2's traffic control) over `commands`.
+    pub fn tc_batch(&self, commands: &[String]) -> io::Result<()> {
+        self.batch("tc", commands)
+    }
+
+    fn batch(&self, tool: &str, commands: &[String]) -> io::Result<()> {
+        let mut child = Command::new(tool)
             .args(["-n", &self.name, "-batch", "-"])
             .stdin(Stdio::piped())
             .stdout(Stdio::null())
             .stderr(Stdio::piped())
-            .spawn()?;
+            .spawn()
+            .map_err(|e| io::Error::new(e.kind(), format!("{tool} (iproute2): {e}")))?;
         let mut stdin = child.stdin.take().expect("piped stdin");
         stdin.write_all(commands.join("\n").as_bytes())?;
         drop(stdin);
         let out = child.wait_with_output()?;
         if !out.status.success() {
             return Err(io::Error::other(format!(
-                "ip -n {} -batch: {}",
+                "{tool} -n {} -batch: {}",
                 self.name,
                 String::from_utf8_lossy(&out.stderr).trim()
             )));

@@ -53,6 +53,9 @@
 //! - Cells (`[[cells]]`, links with `capacity = { cell = ... }`) are
 //!   refused: the emulator times each direction on its own, and a cell's
 //!   scheduler shares one air interface among several links.
+//! - `[lab] host_egress = "qdisc"`: a TBF qdisc on every host interface
+//!   (`testbed/host_qdisc.rs`); refused where a host's outgoing direction
+//!   has a varying capacity.
 //! - `[[devices]]` energy models (radios, Green MPTCP's linear model) are
 //!   fed the link emulator's counters of the host's interfaces at every
 //!   sample (`run/energy.rs`).
@@ -62,11 +65,12 @@ use std::io;
 
 use pathpool_sim::control::ActionKind;
 use pathpool_sim::net::ack_path::AckPath;
-use pathpool_sim::scenario::spec::LabPathManager;
+use pathpool_sim::scenario::spec::{HostEgress, LabPathManager};
 use pathpool_sim::tcp::{RecoveryAlgorithm, TcpConfig};
 use pathpool_sim::Model;
 
 use crate::dns;
+use crate::testbed::host_qdisc::host_qdiscs;
 
 /// The most flows a lab run starts (each has a client and a server thread).
 pub const MAX_FLOWS: usize = 1000;
@@ -138,6 +142,9 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
             l.name,
             u.cells.iter().map(|&c| model.cells[c].name.as_str()).collect::<Vec<_>>().join(", ")
         ));
+    }
+    if model.lab.host_egress == HostEgress::Qdisc {
+        out.extend(host_qdiscs(model).into_iter().filter_map(Result::err));
     }
     let default = TcpConfig::default();
     for f in &model.flows {
@@ -315,6 +322,8 @@ fn list(names: &BTreeSet<String>) -> String {
 mod tests {
     use super::*;
     use pathpool_sim::scenario::{load, Format, Source};
+    use pathpool_sim::net::capacity::Capacity;
+    use pathpool_sim::Time;
 
     fn kernel() -> KernelFeatures {
         KernelFeatures {
@@ -539,6 +548,17 @@ mod tests {
         let r = refusals(&m, &kernel());
         assert_eq!(r.len(), 1, "{r:#?}");
         assert!(r[0].starts_with("link 'second': families = [\"v4\", \"v6\"]: IPv6 is not built on the lab"), "{}", r[0]);
+    }
+
+    #[test]
+    fn host_qdiscs_need_a_constant_rate_leaving_each_host() {
+        let mut m = model(FALLBACK);
+        m.lab.host_egress = HostEgress::Qdisc;
+        assert_eq!(refusals(&m, &kernel()), Vec::<String>::new());
+        m.links[1].dirs[0].capacity = Capacity::Schedule { steps: vec![(Time::ZERO, 1e6)] };
+        let r = refusals(&m, &kernel());
+        assert_eq!(r.len(), 1, "{r:#?}");
+        assert!(r[0].starts_with("link 'second': [lab] host_egress = \"qdisc\" needs a constant rate"), "{}", r[0]);
     }
 
     #[test]

@@ -58,6 +58,9 @@ use std::time::Instant;
 
 use pathpool_sim::engine::Seeds;
 use pathpool_sim::net::link::loss_stream;
+use pathpool_sim::net::queue::QueueLimit;
+use pathpool_sim::scenario::model::DirectionModel;
+use pathpool_sim::scenario::spec::{HostEgress, NodeKind};
 use pathpool_sim::Model;
 
 use crate::netns::Netns;
@@ -70,6 +73,26 @@ use stats::{Counters, DirectionStats};
 
 /// Name of the emulator's namespace after the run prefix.
 pub const NAMESPACE: &str = "+emu";
+
+/// What the emulator models of direction `d` of link `link`: the scenario's
+/// direction, except that with `[lab] host_egress = "qdisc"` a direction
+/// leaving a host has no queue limit here. Its queue is the host's qdisc
+/// (`testbed/host_qdisc.rs`), which already holds the direction's limit and
+/// releases frames no faster than its rate; what still queues here is
+/// frames that reach the model closer together than that rate: the
+/// kernel's receive path or this emulator's thread ran late, and a frame
+/// read after the model ran past its arrival enters at the time the model
+/// reached (`Direction::offer`). A second limit would drop them, as no
+/// real host's link would (seed 2's scenario 029 once: 567 packets here).
+fn emulated(model: &Model, link: usize, d: usize) -> DirectionModel {
+    let l = &model.links[link];
+    let mut dir = l.dirs[d].clone();
+    let from = if d == 0 { l.a } else { l.b };
+    if model.lab.host_egress == HostEgress::Qdisc && model.nodes[from as usize].kind == NodeKind::Host {
+        dir.limit = QueueLimit::Packets(u64::MAX);
+    }
+    dir
+}
 
 /// The emulator's ends of link `link`: towards its `a` node, towards its `b` node.
 pub fn ends(link: usize) -> [String; 2] {
@@ -118,7 +141,7 @@ impl Emulator {
                 rx,
                 tx,
                 frame_max: mtu as usize + frame::ETH_HEADER,
-                model: Direction::new(&link.dirs[d], &link.events, seeds.stream(&loss_stream(&name))),
+                model: Direction::new(&emulated(model, i, d), &link.events, seeds.stream(&loss_stream(&name))),
                 hold: resolver_delay(model, if d == 0 { link.a } else { link.b }).map(Hold::new),
                 clock: emulator.clock,
                 stats: stats.clone(),

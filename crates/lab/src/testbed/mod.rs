@@ -1,13 +1,15 @@
 //! The testbed: a scenario's nodes as network namespaces, its links
 //! emulated (`crate::emulator`: each node interface is a veth whose peer is
 //! an emulator end), addressed and routed as `plan` lays out, with MPTCP
-//! enabled.
+//! enabled, and with `[lab] host_egress = "qdisc"` a qdisc on every host
+//! interface (`host_qdisc`).
 //!
 //! Everything is named with a fresh run prefix (`prefix.rs`) and removed
 //! when the `Testbed` is dropped — on success, on error (a half-built
 //! testbed drops what it made) and on panic — and on SIGINT/SIGTERM/SIGHUP
 //! (`interrupt.rs`).
 
+pub mod host_qdisc;
 pub mod interrupt;
 pub mod plan;
 
@@ -15,12 +17,14 @@ use std::fmt;
 use std::io;
 use std::time::Instant;
 
+use pathpool_sim::scenario::spec::HostEgress;
 use pathpool_sim::Model;
 
 use crate::emulator::{self, netdev, Emulator};
 use crate::netns::Netns;
 use crate::prefix::{clean_stale, run_prefix};
 use crate::preflight::{self, Unavailable};
+use host_qdisc::HostQdisc;
 use plan::{Plan, PlanError, PREFIX_LEN};
 
 #[derive(Debug)]
@@ -120,6 +124,16 @@ impl Testbed {
         for (node, ns) in plan.nodes.iter().zip(&namespaces) {
             ns.run(|| node.interfaces.iter().try_for_each(|i| netdev::disable_offloads(&i.name)))??;
             ns.ip_batch(&commands(node))?;
+        }
+        if model.lab.host_egress == HostEgress::Qdisc {
+            // `plan.nodes`, and so `namespaces`, are in the model's node order.
+            let qdiscs: Vec<HostQdisc> = host_qdisc::host_qdiscs(model).into_iter().collect::<Result<_, _>>().map_err(io::Error::other)?;
+            for (n, ns) in namespaces.iter().enumerate() {
+                let lines: Vec<String> = qdiscs.iter().filter(|q| q.node as usize == n).map(HostQdisc::command).collect();
+                if !lines.is_empty() {
+                    ns.tc_batch(&lines)?;
+                }
+            }
         }
         let emulator = Emulator::start(model, &emulator_ns, zero.unwrap_or_else(Instant::now))?;
         Ok(Testbed { prefix, stale_removed, plan, emulator, namespaces, _emulator_ns: emulator_ns, _signals: signals })

@@ -236,7 +236,7 @@ pub fn plan(model: &Model) -> Result<Plan, PlanError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use pathpool_sim::scenario::{load, Format, Source};
 
