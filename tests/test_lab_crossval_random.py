@@ -83,18 +83,19 @@ def test_every_scenario_validates(tmp_path):
 
 
 def test_the_kernel_like_copy_changes_only_the_simulator_options(tmp_path):
-    """--sim-kernel-like: the same network and flows, with cwnd_limited growth, Linux's RTO and send buffer on every flow,
-    CUBIC's constant Reno-friendly α and MPTCP's linger scheduler."""
+    """--sim-kernel-like: the same network and flows, with cwnd_limited growth, Linux's RTO and send buffer and RACK on
+    every flow, CUBIC's constant Reno-friendly α, MPTCP's linger scheduler and hosts whose own links do not drop."""
     for d in DRAWS:
         plain, kernel_like = tomllib.loads(lab_space.to_toml(d)), tomllib.loads(lab_space.to_toml(d, kernel_like=True))
         for a, b in zip(plain["flows"], kernel_like["flows"]):
             params = {"cc_params": {"reno_alpha": "linux"}} if a["tcp"]["cc"] == "cubic" else {}
             assert b["tcp"] == {**a["tcp"], "cwnd_growth": "cwnd_limited", "rto_formula": "linux",
-                              "send_buffer": "linux", **params}
+                              "send_buffer": "linux", "rack": True, **params}
             if "mptcp" in a:
                 assert b["mptcp"] == {**a["mptcp"], "scheduler": "linger"}
             assert {k: v for k, v in a.items() if k not in ("tcp", "mptcp")} == {k: v for k, v in b.items() if k not in ("tcp", "mptcp")}
-        assert {k: v for k, v in plain.items() if k != "flows"} == {k: v for k, v in kernel_like.items() if k != "flows"}
+        assert kernel_like["sim"] == {**plain["sim"], "host_egress": "qdisc"}
+        assert {k: v for k, v in plain.items() if k not in ("flows", "sim")} == {k: v for k, v in kernel_like.items() if k not in ("flows", "sim")}
         path = tmp_path / f"{d.name}.kernel-like.toml"
         path.write_text(lab_space.to_toml(d, kernel_like=True))
         assert pathpool.validate(str(path)) == d.name

@@ -6,6 +6,7 @@ pub mod cell;
 pub mod datagram;
 pub mod delay;
 pub mod family;
+pub mod host_egress;
 pub mod interfaces;
 pub mod link;
 pub mod loss;

@@ -181,6 +181,7 @@ pub fn build(sc: &Scenario, src: &Source) -> Result<Model, ScenarioError> {
         sample_interval: sc.sim.sample_interval.0,
         ecmp: sc.sim.ecmp,
         ack_path: sc.sim.ack_path,
+        host_egress: sc.sim.host_egress,
         header_bytes: sc.sim.header_bytes,
         nodes,
         links,

@@ -21,6 +21,8 @@ pub struct Model {
     pub sample_interval: Time,
     pub ecmp: bool,
     pub ack_path: crate::net::ack_path::AckPath,
+    /// `[sim] host_egress`: whether hosts' outgoing directions drop on overflow.
+    pub host_egress: crate::net::host_egress::HostEgress,
     pub header_bytes: u32,
     pub nodes: Vec<NodeModel>,
     pub links: Vec<LinkModel>,

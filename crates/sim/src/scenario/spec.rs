@@ -344,6 +344,9 @@ pub struct SimSpec {
     /// (IPv4 20 + TCP 20 + timestamp option 12 = 52, as Linux sends).
     #[serde(default = "default_header_bytes")]
     pub header_bytes: u32,
+    /// Whether a host's own outgoing link directions drop on overflow (`net::host_egress`).
+    #[serde(default)]
+    pub host_egress: crate::net::host_egress::HostEgress,
 }
 
 fn default_seed() -> u64 {

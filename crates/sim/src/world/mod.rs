@@ -189,7 +189,7 @@ impl<'m> World<'m> {
                     wire: Wire::new(dir.delay.clone()),
                     capacity: dir.capacity.clone(),
                     loss: LossModel::from_spec(dir.loss.as_ref()),
-                    queue: Box::new(DropTail::new(dir.limit)),
+                    queue: Box::new(DropTail::new(model.host_egress.limit(model.nodes[from as usize].kind, dir.limit))),
                     busy_until: Time::ZERO,
                     tx_done_pending: false,
                     up: true,
