@@ -16,7 +16,6 @@
 use serde::Deserialize;
 
 use crate::net::queue::QueueLimit;
-use crate::scenario::spec::NodeKind;
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -29,10 +28,10 @@ pub enum HostEgress {
 }
 
 impl HostEgress {
-    /// The queue limit of a direction with limit `limit` leaving a node of kind `from`.
-    pub fn limit(self, from: NodeKind, limit: QueueLimit) -> QueueLimit {
-        match (self, from) {
-            (HostEgress::Qdisc, NodeKind::Host) => QueueLimit::Packets(u64::MAX),
+    /// The queue limit of a direction with limit `limit` leaving a host (`from_host`) or a router.
+    pub fn limit(self, from_host: bool, limit: QueueLimit) -> QueueLimit {
+        match self {
+            HostEgress::Qdisc if from_host => QueueLimit::Packets(u64::MAX),
             _ => limit,
         }
     }
@@ -45,8 +44,8 @@ mod tests {
     #[test]
     fn only_a_host_direction_under_qdisc_is_unbounded() {
         let l = QueueLimit::Packets(100);
-        assert_eq!(HostEgress::DropTail.limit(NodeKind::Host, l), l);
-        assert_eq!(HostEgress::Qdisc.limit(NodeKind::Router, l), l);
-        assert_eq!(HostEgress::Qdisc.limit(NodeKind::Host, l), QueueLimit::Packets(u64::MAX));
+        assert_eq!(HostEgress::DropTail.limit(true, l), l);
+        assert_eq!(HostEgress::Qdisc.limit(false, l), l);
+        assert_eq!(HostEgress::Qdisc.limit(true, l), QueueLimit::Packets(u64::MAX));
     }
 }
