@@ -23,11 +23,11 @@ The space (every draw independent unless said):
                    on any path (uniform), starting uniform in 0.5–6 s,
                    from its own host through that path's bottleneck to its own host
     duration       12 s
-    hosts          on the lab, a qdisc at the access link's rate and queue on every host interface
-                   (`[lab] host_egress = "qdisc"`, docs/scenario.md): a real host's NIC and qdisc, where
-                   TCP Small Queues hold a sender back instead of the emulator's access queue dropping
-                   its bursts (the simulator's kernel-like copy sets `[sim] host_egress = "qdisc"`, its
-                   hosts' own links then never drop; the plain file's hosts have drop-tail queues)
+    hosts          behind a qdisc (`[sim] host_egress = "qdisc"`, docs/scenario.md), on both planes:
+                   on the lab a TBF qdisc at the access link's rate and queue on every host interface,
+                   a real host's NIC and qdisc, where TCP Small Queues hold a sender back instead of
+                   the emulator's access queue dropping its bursts; in the simulator the hosts' own
+                   links never drop
 
 Every feature is one the kernel lab runs (docs/lab.md): Linux's own
 algorithms, uncoupled MPTCP with the default scheduler, default TCP
@@ -156,9 +156,8 @@ def to_toml(d: Draw, kernel_like: bool = False) -> str:
     for i, p in enumerate(d.paths):
         out.append(f"# path {i}: {p.rate_mbps:g} Mb/s, {p.delay_ms:g} ms one way, loss {100 * p.loss:g} %, "
                    f"queue {p.queue} packets (1 BDP)" + ("" if i in d.used_paths() else "; no flow crosses it, left out"))
-    # kernel_like: hosts whose own links do not drop, as the lab's hosts with `[lab] host_egress = "qdisc"`.
-    out += ["", f'name = "{d.name}"', "", "[sim]", f'duration = "{DURATION_S:g}s"', f"seed = {d.seed * 1000 + d.index}"]
-    out += (['host_egress = "qdisc"'] if kernel_like else []) + ["", "[lab]", 'host_egress = "qdisc"', ""]
+    out += ["", f'name = "{d.name}"', "", "[sim]", f'duration = "{DURATION_S:g}s"', f"seed = {d.seed * 1000 + d.index}",
+            'host_egress = "qdisc"', ""]
 
     def node(name: str, kind: str = "host") -> None:
         out.extend(["[[nodes]]", f'name = "{name}"'] + ([f'kind = "{kind}"'] if kind != "host" else []) + [""])
@@ -199,7 +198,7 @@ def to_toml(d: Draw, kernel_like: bool = False) -> str:
     out += ["[[flows]]", 'name = "main"', 'src = "client"', 'dst = "server"']
     if d.size:
         out.append(f"size = {d.size}")
-    # kernel_like: every simulator option that imitates Linux (docs/scenario.md: `host_egress`, `cwnd_growth`,
+    # kernel_like: every simulator option that imitates Linux (docs/scenario.md: `cwnd_growth`,
     # `rto_formula`, `send_buffer`, `rack`, the `linger` scheduler with its subflows' send buffers, CUBIC's
     # constant Reno-friendly α); the lab runs the kernel either way. docs/validation.md has each option's effect.
     growth = ', cwnd_growth = "cwnd_limited", rto_formula = "linux", send_buffer = "linux", rack = true' if kernel_like else ""

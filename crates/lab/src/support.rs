@@ -53,7 +53,7 @@
 //! - Cells (`[[cells]]`, links with `capacity = { cell = ... }`) are
 //!   refused: the emulator times each direction on its own, and a cell's
 //!   scheduler shares one air interface among several links.
-//! - `[lab] host_egress = "qdisc"`: a TBF qdisc on every host interface
+//! - `[sim] host_egress = "qdisc"`: a TBF qdisc on every host interface
 //!   (`testbed/host_qdisc.rs`); refused where a host's outgoing direction
 //!   has a varying capacity.
 //! - `[[devices]]` energy models (radios, Green MPTCP's linear model) are
@@ -65,7 +65,8 @@ use std::io;
 
 use pathpool_sim::control::ActionKind;
 use pathpool_sim::net::ack_path::AckPath;
-use pathpool_sim::scenario::spec::{HostEgress, LabPathManager};
+use pathpool_sim::net::host_egress::HostEgress;
+use pathpool_sim::scenario::spec::LabPathManager;
 use pathpool_sim::tcp::{RecoveryAlgorithm, TcpConfig};
 use pathpool_sim::Model;
 
@@ -143,7 +144,7 @@ pub fn refusals(model: &Model, kernel: &KernelFeatures) -> Vec<String> {
             u.cells.iter().map(|&c| model.cells[c].name.as_str()).collect::<Vec<_>>().join(", ")
         ));
     }
-    if model.lab.host_egress == HostEgress::Qdisc {
+    if model.host_egress == HostEgress::Qdisc {
         out.extend(host_qdiscs(model).into_iter().filter_map(Result::err));
     }
     let default = TcpConfig::default();
@@ -553,12 +554,12 @@ mod tests {
     #[test]
     fn host_qdiscs_need_a_constant_rate_leaving_each_host() {
         let mut m = model(FALLBACK);
-        m.lab.host_egress = HostEgress::Qdisc;
+        m.host_egress = HostEgress::Qdisc;
         assert_eq!(refusals(&m, &kernel()), Vec::<String>::new());
         m.links[1].dirs[0].capacity = Capacity::Schedule { steps: vec![(Time::ZERO, 1e6)] };
         let r = refusals(&m, &kernel());
         assert_eq!(r.len(), 1, "{r:#?}");
-        assert!(r[0].starts_with("link 'second': [lab] host_egress = \"qdisc\" needs a constant rate"), "{}", r[0]);
+        assert!(r[0].starts_with("link 'second': [sim] host_egress = \"qdisc\" needs a constant rate"), "{}", r[0]);
     }
 
     #[test]

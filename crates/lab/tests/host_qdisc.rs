@@ -1,4 +1,4 @@
-//! `[lab] host_egress = "qdisc"` (`testbed/host_qdisc.rs`): every host
+//! `[sim] host_egress = "qdisc"` (`testbed/host_qdisc.rs`): every host
 //! interface gets a TBF qdisc at its outgoing rate and queue limit, routers
 //! none; and a host whose own link is the bottleneck is then held back by
 //! TCP Small Queues instead of losing packets in that link's queue, as a
@@ -18,7 +18,6 @@ fn host_bottleneck(host_egress: &str) -> String {
         r#"
 [sim]
 duration = "4s"
-[lab]
 host_egress = "{host_egress}"
 [[nodes]]
 name = "client"
@@ -81,14 +80,14 @@ fn a_host_whose_own_link_is_the_bottleneck_is_held_back_not_dropped() {
         let f = table(&out.tables, "flows");
         (f64s(l, "drops_queue")[own], f64s(f, "retransmits")[0], f64s(f, "goodput_bps")[0] / 1e6)
     };
-    let (drops_e, retx_e, goodput_e) = run("emulated");
+    let (drops_d, retx_d, goodput_d) = run("drop_tail");
     let (drops_q, retx_q, goodput_q) = run("qdisc");
     eprintln!(
-        "FIGURE lab host qdisc: emulated: {drops_e} drops at the client's link, {retx_e} retransmissions, {goodput_e:.2} Mb/s; \
+        "FIGURE lab host qdisc: drop_tail: {drops_d} drops at the client's link, {retx_d} retransmissions, {goodput_d:.2} Mb/s; \
          qdisc: {drops_q} drops, {retx_q} retransmissions, {goodput_q:.2} Mb/s"
     );
     // CUBIC fills any drop-tail queue it sends into.
-    assert!(drops_e > 0.0 && retx_e > 0.0, "emulated: the link's queue should overflow");
+    assert!(drops_d > 0.0 && retx_d > 0.0, "drop_tail: the link's queue should overflow");
     // TSQ keeps about a millisecond of the pacing rate in the qdisc, far below its 20 packets.
     assert_eq!((drops_q, retx_q), (0.0, 0.0), "qdisc: nothing lost");
     // The link is still the bottleneck and kept busy: 10 Mb/s × 1448/1500 over the run after the handshake.

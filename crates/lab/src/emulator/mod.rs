@@ -58,9 +58,7 @@ use std::time::Instant;
 
 use pathpool_sim::engine::Seeds;
 use pathpool_sim::net::link::loss_stream;
-use pathpool_sim::net::queue::QueueLimit;
 use pathpool_sim::scenario::model::DirectionModel;
-use pathpool_sim::scenario::spec::{HostEgress, NodeKind};
 use pathpool_sim::Model;
 
 use crate::netns::Netns;
@@ -75,8 +73,9 @@ use stats::{Counters, DirectionStats};
 pub const NAMESPACE: &str = "+emu";
 
 /// What the emulator models of direction `d` of link `link`: the scenario's
-/// direction, except that with `[lab] host_egress = "qdisc"` a direction
-/// leaving a host has no queue limit here. Its queue is the host's qdisc
+/// direction with the simulator's queue limit (`Model::queue_limit`), so
+/// with `[sim] host_egress = "qdisc"` a direction leaving a host has no
+/// queue limit here. Its queue is the host's qdisc
 /// (`testbed/host_qdisc.rs`), which already holds the direction's limit and
 /// releases frames no faster than its rate; what still queues here is
 /// frames that reach the model closer together than that rate: the
@@ -85,12 +84,8 @@ pub const NAMESPACE: &str = "+emu";
 /// reached (`Direction::offer`). A second limit would drop them, as no
 /// real host's link would (seed 2's scenario 029 once: 567 packets here).
 fn emulated(model: &Model, link: usize, d: usize) -> DirectionModel {
-    let l = &model.links[link];
-    let mut dir = l.dirs[d].clone();
-    let from = if d == 0 { l.a } else { l.b };
-    if model.lab.host_egress == HostEgress::Qdisc && model.nodes[from as usize].kind == NodeKind::Host {
-        dir.limit = QueueLimit::Packets(u64::MAX);
-    }
+    let mut dir = model.links[link].dirs[d].clone();
+    dir.limit = model.queue_limit(link, d);
     dir
 }
 

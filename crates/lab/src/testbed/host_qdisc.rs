@@ -1,4 +1,4 @@
-//! `[lab] host_egress = "qdisc"`: a host's own queue in front of each of
+//! `[sim] host_egress = "qdisc"`: a host's own queue in front of each of
 //! its links, as on a real host.
 //!
 //! Without it, a host's interface is a veth that takes every frame at once
@@ -76,7 +76,7 @@ pub fn host_qdiscs(model: &Model) -> Vec<Result<HostQdisc, String>> {
                     mtu: l.mtu,
                 }),
                 _ => Err(format!(
-                    "link '{}': [lab] host_egress = \"qdisc\" needs a constant rate leaving host '{from}', and this one's capacity varies",
+                    "link '{}': [sim] host_egress = \"qdisc\" needs a constant rate leaving host '{from}', and this one's capacity varies",
                     l.name
                 )),
             });
@@ -96,7 +96,6 @@ mod tests {
             r#"
             [sim]
             duration = "1s"
-            [lab]
             host_egress = "qdisc"
             [[nodes]]
             name = "client"
@@ -147,7 +146,7 @@ mod tests {
         let q = host_qdiscs(&m);
         assert_eq!(
             q[0].as_ref().unwrap_err(),
-            "link 'phone-server': [lab] host_egress = \"qdisc\" needs a constant rate leaving host 'phone', and this one's capacity varies"
+            "link 'phone-server': [sim] host_egress = \"qdisc\" needs a constant rate leaving host 'phone', and this one's capacity varies"
         );
         assert_eq!(q[1].as_ref().unwrap().rate_bps, 10e6);
     }

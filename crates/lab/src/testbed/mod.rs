@@ -1,7 +1,7 @@
 //! The testbed: a scenario's nodes as network namespaces, its links
 //! emulated (`crate::emulator`: each node interface is a veth whose peer is
 //! an emulator end), addressed and routed as `plan` lays out, with MPTCP
-//! enabled, and with `[lab] host_egress = "qdisc"` a qdisc on every host
+//! enabled, and with `[sim] host_egress = "qdisc"` a qdisc on every host
 //! interface (`host_qdisc`).
 //!
 //! Everything is named with a fresh run prefix (`prefix.rs`) and removed
@@ -17,7 +17,7 @@ use std::fmt;
 use std::io;
 use std::time::Instant;
 
-use pathpool_sim::scenario::spec::HostEgress;
+use pathpool_sim::net::host_egress::HostEgress;
 use pathpool_sim::Model;
 
 use crate::emulator::{self, netdev, Emulator};
@@ -125,7 +125,7 @@ impl Testbed {
             ns.run(|| node.interfaces.iter().try_for_each(|i| netdev::disable_offloads(&i.name)))??;
             ns.ip_batch(&commands(node))?;
         }
-        if model.lab.host_egress == HostEgress::Qdisc {
+        if model.host_egress == HostEgress::Qdisc {
             // `plan.nodes`, and so `namespaces`, are in the model's node order.
             let qdiscs: Vec<HostQdisc> = host_qdisc::host_qdiscs(model).into_iter().collect::<Result<_, _>>().map_err(io::Error::other)?;
             for (n, ns) in namespaces.iter().enumerate() {

@@ -1,4 +1,5 @@
-//! What a host's own outgoing link directions do with a burst (`[sim] host_egress`).
+//! What a host's own outgoing link directions do with a burst (`[sim] host_egress`,
+//! honoured by both planes).
 //!
 //! By default a host's link direction is a drop-tail queue like any other:
 //! a sender that hands it more packets than it holds loses them. A Linux
@@ -11,7 +12,9 @@
 //! queue rather than in the socket, so they count as sent and their RTT
 //! samples include the wait, where Linux times a segment from when it enters
 //! the qdisc; at the rate of a host's own link that is a few packets' time.
-//! The kernel lab's counterpart is `[lab] host_egress = "qdisc"`.
+//! The kernel lab puts a real qdisc there (`testbed/host_qdisc.rs`) and
+//! takes its emulator's queue limits from the same `limit`
+//! (`Model::queue_limit`).
 
 use serde::Deserialize;
 

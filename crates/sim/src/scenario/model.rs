@@ -21,7 +21,8 @@ pub struct Model {
     pub sample_interval: Time,
     pub ecmp: bool,
     pub ack_path: crate::net::ack_path::AckPath,
-    /// `[sim] host_egress`: whether hosts' outgoing directions drop on overflow.
+    /// `[sim] host_egress`: whether hosts' outgoing directions drop on
+    /// overflow; both planes take a direction's queue limit from `queue_limit`.
     pub host_egress: crate::net::host_egress::HostEgress,
     pub header_bytes: u32,
     pub nodes: Vec<NodeModel>,
@@ -173,6 +174,20 @@ impl Model {
         let l = &self.links[link];
         let (from, to) = if d == 0 { (l.a, l.b) } else { (l.b, l.a) };
         format!("{}:{}>{}", l.name, self.nodes[from as usize].name, self.nodes[to as usize].name)
+    }
+
+    /// Whether direction `d` of link `link` leaves a host (rather than a router).
+    pub fn leaves_host(&self, link: usize, d: usize) -> bool {
+        let l = &self.links[link];
+        self.nodes[if d == 0 { l.a } else { l.b } as usize].kind == NodeKind::Host
+    }
+
+    /// The drop-tail limit of direction `d` of link `link`'s queue: the
+    /// scenario's, or none where `host_egress` puts a host's qdisc there
+    /// (`net::host_egress`). The simulator's links and the kernel lab's
+    /// emulator both take it from here.
+    pub fn queue_limit(&self, link: usize, d: usize) -> QueueLimit {
+        self.host_egress.limit(self.leaves_host(link, d), self.links[link].dirs[d].limit)
     }
 }
 

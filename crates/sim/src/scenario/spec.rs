@@ -190,24 +190,6 @@ pub struct LabSpec {
     /// Who opens MPTCP subflows on the real kernel.
     #[serde(default)]
     pub path_manager: LabPathManager,
-    /// What a host's outgoing link directions start with.
-    #[serde(default)]
-    pub host_egress: HostEgress,
-}
-
-/// `[lab] host_egress`: what stands between a host's TCP sockets and the
-/// emulated link it sends on.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum HostEgress {
-    /// The veth takes every frame at once and the emulator's drop-tail
-    /// queue is the host's queue: a sender never feels its own link fill.
-    #[default]
-    Emulated,
-    /// A token-bucket qdisc at the direction's rate and queue limit on the
-    /// host's interface, as a NIC and its qdisc: TCP Small Queues hold a
-    /// socket back while its packets wait there.
-    Qdisc,
 }
 
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize)]
@@ -344,7 +326,8 @@ pub struct SimSpec {
     /// (IPv4 20 + TCP 20 + timestamp option 12 = 52, as Linux sends).
     #[serde(default = "default_header_bytes")]
     pub header_bytes: u32,
-    /// Whether a host's own outgoing link directions drop on overflow (`net::host_egress`).
+    /// Whether a host's own outgoing link directions drop on overflow
+    /// (`net::host_egress`); the kernel lab honours it too (`testbed/host_qdisc.rs`).
     #[serde(default)]
     pub host_egress: crate::net::host_egress::HostEgress,
 }

@@ -180,7 +180,6 @@ impl<'m> World<'m> {
             for (d, dir) in l.dirs.iter().enumerate() {
                 let (from, to) = if d == 0 { (l.a, l.b) } else { (l.b, l.a) };
                 let dir_name = model.direction_name(i, d);
-                let from_host = model.nodes[from as usize].kind == crate::scenario::spec::NodeKind::Host;
                 links.push(Link {
                     rng: seeds.stream(&loss_stream(&dir_name)),
                     name: dir_name,
@@ -190,7 +189,7 @@ impl<'m> World<'m> {
                     wire: Wire::new(dir.delay.clone()),
                     capacity: dir.capacity.clone(),
                     loss: LossModel::from_spec(dir.loss.as_ref()),
-                    queue: Box::new(DropTail::new(model.host_egress.limit(from_host, dir.limit))),
+                    queue: Box::new(DropTail::new(model.queue_limit(i, d))),
                     busy_until: Time::ZERO,
                     tx_done_pending: false,
                     up: true,
