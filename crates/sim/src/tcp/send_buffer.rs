@@ -12,18 +12,26 @@
 //! `tcp_wmem[2]` (4 MiB). k is the congestion control's `sndbuf_expand`:
 //! 2 unless the algorithm says otherwise (BBR: 3). per_mss is the memory one full segment takes:
 //! roundup_pow_of_two(MSS option + MAX_TCP_HEADER + skb_shared_info) +
-//! sk_buff = 4096 + 256 = 4352 bytes for a 1460-byte MSS option on x86-64
-//! (the 1448-byte MSS plus 12 bytes of timestamp option). What occupies the
-//! buffer is counted here as payload bytes (sent and unacknowledged, plus
-//! not yet sent); Linux counts the skbs' true size, which for the large
-//! skbs a socket queues with segmentation offload (the lab's hosts use GSO)
-//! is the payload plus a few per cent. So a socket may hold about six
-//! windows of data, 2 · 4352 / 1448 ≈ 6, and only the 4 MiB cap binds.
+//! sk_buff. MAX_TCP_HEADER depends on the kernel's configuration
+//! (L1_CACHE_ALIGN(128 + MAX_HEADER), MAX_HEADER growing with wireless and
+//! tunnel drivers); the kernel lab's (x86-64, no wireless, no tunnels:
+//! LL_MAX_HEADER 32) has 192, so per_mss = 2048 + 256 = 2304 bytes for a
+//! 1460-byte MSS option (the 1448-byte MSS plus 12 bytes of timestamp
+//! option): measured there with `ss -tm`, every subflow's `tb` was
+//! 2 · max(10, cwnd) · 2304 (46 080, 119 808, 1 884 672, 3 732 480 bytes;
+//! scenario random-1-014). A distribution kernel with wireless drivers has
+//! MAX_TCP_HEADER 320 and per_mss 4352, buffers about twice as large.
+//! What occupies the buffer is counted here as payload bytes (sent and
+//! unacknowledged, plus not yet sent); Linux counts the skbs' true size,
+//! which for the large skbs a socket queues with segmentation offload (the
+//! lab's hosts use GSO) is the payload plus a few per cent. So a socket may
+//! hold about three windows of data, 2 · 2304 / 1448 ≈ 3.2.
 
 /// `tcp_wmem[2]`, the largest buffer autotuning gives (Linux's default).
 pub const WMEM_MAX: u64 = 4 << 20;
-/// `MAX_TCP_HEADER` + `SKB_DATA_ALIGN(sizeof(struct skb_shared_info))` on x86-64, and the MSS option beyond the MSS.
-const SEGMENT_OVERHEAD: u64 = 320 + 320 + 12;
+/// `MAX_TCP_HEADER` (the lab kernel's) + `SKB_DATA_ALIGN(sizeof(struct skb_shared_info))` (17 fragments) on
+/// x86-64, and the timestamp option beyond the MSS.
+const SEGMENT_OVERHEAD: u64 = 192 + 320 + 12;
 /// `SKB_DATA_ALIGN(sizeof(struct sk_buff))` on x86-64.
 const SKB_STRUCT: u64 = 256;
 
@@ -66,21 +74,21 @@ mod tests {
     use super::*;
 
     #[test]
-    fn linux_sizes_a_full_segment_at_4352_bytes() {
-        assert_eq!(SendBuffer::per_segment(1448), 4352);
+    fn the_lab_kernel_sizes_a_full_segment_at_2304_bytes() {
+        assert_eq!(SendBuffer::per_segment(1448), 2304);
     }
 
     #[test]
     fn it_grows_only_while_the_window_is_not_full_and_stops_at_tcp_wmem_max() {
         let mut b = SendBuffer::default();
         b.expand(10 * 1448, 10 * 1448, 1448, 2);
-        assert_eq!(b.bytes(), 2 * 10 * 4352, "set at establishment whatever the flight");
+        assert_eq!(b.bytes(), 2 * 10 * 2304, "set at establishment whatever the flight");
         b.expand(100 * 1448, 100 * 1448, 1448, 2);
-        assert_eq!(b.bytes(), 2 * 10 * 4352, "a full window does not expand it");
+        assert_eq!(b.bytes(), 2 * 10 * 2304, "a full window does not expand it");
         b.expand(100 * 1448, 50 * 1448, 1448, 3);
-        assert_eq!(b.bytes(), 3 * 100 * 4352);
+        assert_eq!(b.bytes(), 3 * 100 * 2304);
         b.expand(20 * 1448, 0, 1448, 2);
-        assert_eq!(b.bytes(), 3 * 100 * 4352, "never lowered");
+        assert_eq!(b.bytes(), 3 * 100 * 2304, "never lowered");
         b.expand(10_000 * 1448, 0, 1448, 2);
         assert_eq!(b.bytes(), WMEM_MAX);
         assert!(b.has_room(WMEM_MAX - 1) && !b.has_room(WMEM_MAX));

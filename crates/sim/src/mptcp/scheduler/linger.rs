@@ -23,6 +23,17 @@
 //! - Smoothing: a subflow's `avg_pacing_rate` starts at its pacing rate and,
 //!   each time it is picked, becomes the average of itself weighted by the
 //!   bytes queued and the current rate weighted by the burst.
+//! - Send buffers grow as `tcp_new_space` grows them: whenever the
+//!   connection pushes (after every ACK), each subflow whose window is not
+//!   full is expanded, so a subflow whose queue ran dry in slow start keeps
+//!   the buffer of its largest window then, though it is never expanded
+//!   again once its queue always holds data (`send_buffer.rs`).
+//! - Data frags: the application's data sits in frags of up to a 32 KiB page
+//!   frag (`mptcp_carve_data_frag`, `SKB_FRAG_PAGE_ORDER`), and
+//!   `__subflow_push_pending` checks the burst and the subflow's buffer
+//!   only after a whole frag, so a subflow takes up to one frag beyond its
+//!   buffer (the lab's short subflow in random-1-014 held 121–150 kB with a
+//!   120 kB `tb`, `ss -tm`); frags are counted from the connection's first byte.
 //! - Backup subflows only when no non-backup one is usable; a subflow without
 //!   an RTT sample yet is skipped (Linux skips a subflow with no pacing rate).
 //! - The connection's send buffer: the application's data not yet Data-ACKed
@@ -41,12 +52,16 @@ pub const WMEM_MIN: u64 = 4096;
 /// `MPTCP_SEND_BURST_SIZE`: 64 KiB less the TCP, IPv6 and fragment headers and the largest option space.
 pub const BURST: u64 = 65_428;
 
+/// The data a frag holds at most: a 32 KiB page frag (its `mptcp_data_frag` header, a few dozen bytes, ignored).
+pub const DFRAG: u64 = 32 << 10;
+
 #[derive(Default)]
 pub struct Linger {
     /// Per subflow id: the smoothed pacing rate (bytes/s) and the send buffer.
     subflows: Vec<(f64, SendBuffer)>,
-    /// The subflow being filled and the bytes left of its burst (`msk->snd_burst`).
-    burst: Option<(usize, u64)>,
+    /// The subflow being filled, the bytes left of its burst (`msk->snd_burst`)
+    /// and the end of the frag being pushed into it.
+    burst: Option<(usize, u64, u64)>,
 }
 
 /// `tcp_update_pacing_rate`, bytes per second; None before an RTT sample.
@@ -71,7 +86,6 @@ impl Linger {
         for s in subflows.iter().filter(|s| s.usable && s.backup == backup) {
             let Some(rate) = pacing_rate(s) else { continue };
             let st = self.state(s.id);
-            st.1.expand(s.cwnd, s.in_flight, s.mss, s.sndbuf_expand);
             if st.0 == 0.0 {
                 st.0 = rate;
             }
@@ -101,6 +115,10 @@ impl Scheduler for Linger {
                 None => Step::Wait,
             };
         }
+        // `tcp_new_space` after each ACK: a subflow whose window is not full grows its buffer.
+        for s in subflows.iter().filter(|s| s.usable) {
+            self.state(s.id).1.expand(s.cwnd, s.in_flight, s.mss, s.sndbuf_expand);
+        }
         let Some(chunk) = conn.new_data.filter(|_| !conn.window_limited) else {
             return Step::Wait;
         };
@@ -111,22 +129,24 @@ impl Scheduler for Linger {
         if chunk.dsn + chunk.len as u64 - data_una > buffer {
             return Step::Wait;
         }
-        // `__subflow_push_pending` keeps filling the picked subflow until the
-        // burst is spent or its buffer is full; then the scheduler picks again.
-        let current = self.burst.and_then(|(id, left)| {
+        // `__subflow_push_pending` keeps filling the picked subflow to the end of
+        // the frag it is in, then on while the burst lasts and its buffer has
+        // room; then the scheduler picks again.
+        let current = self.burst.and_then(|(id, left, frag_end)| {
             let s = subflows.iter().find(|s| s.id == id && s.usable)?;
-            (left > 0 && self.state(id).1.has_room(s.wmem_queued())).then_some(id)
+            (chunk.dsn < frag_end || left > 0 && self.state(id).1.has_room(s.wmem_queued())).then_some(id)
         });
         let Some(subflow) = current.or_else(|| {
             let id = self.pick(subflows)?;
-            self.burst = Some((id, BURST));
+            self.burst = Some((id, BURST, 0));
             Some(id)
         }) else {
             self.burst = None;
             return Step::Wait;
         };
-        if let Some((_, left)) = self.burst.as_mut() {
+        if let Some((_, left, frag_end)) = self.burst.as_mut() {
             *left = left.saturating_sub(chunk.len as u64);
+            *frag_end = (*frag_end).max((chunk.dsn / DFRAG + 1) * DFRAG);
         }
         Step::Send { subflow, chunk: Chunk { sent_on: chunk.sent_on, ..chunk } }
     }
@@ -164,5 +184,39 @@ mod tests {
         s[0].queued = 0;
         s[1].outstanding = 1_000;
         assert_eq!(l.pick(&s), Some(0), "an empty queue lingers least");
+    }
+
+    #[test]
+    fn a_subflow_whose_window_is_not_full_grows_its_buffer_though_not_picked() {
+        let mut s = vec![sf(0, 10, 20), sf(1, 100, 10)];
+        let unacked = VecDeque::new();
+        let mut l = Linger::default();
+        l.next(&s, &conn(&unacked, Some(0), false));
+        assert_eq!(l.state(1).1.bytes(), 2 * 10 * SendBuffer::per_segment(1000));
+        // Subflow 1 reached 40 segments with its queue run dry (window not full): `tcp_new_space` expands it.
+        s[1].cwnd = 40_000;
+        s[1].in_flight = 30_000;
+        s[1].outstanding = 30_000;
+        l.next(&s, &conn(&unacked, Some(1_000), false));
+        assert_eq!(l.state(1).1.bytes(), 2 * 40 * SendBuffer::per_segment(1000));
+        // A full window does not.
+        s[1].cwnd = 80_000;
+        s[1].in_flight = 80_000;
+        l.next(&s, &conn(&unacked, Some(2_000), false));
+        assert_eq!(l.state(1).1.bytes(), 2 * 40 * SendBuffer::per_segment(1000));
+    }
+
+    #[test]
+    fn a_picked_subflow_takes_the_rest_of_its_frag_beyond_a_full_buffer() {
+        let mut s = vec![sf(0, 10, 10)];
+        let unacked = VecDeque::new();
+        let mut l = Linger::default();
+        let buffer = 2 * 10 * SendBuffer::per_segment(1000);
+        // Picked at DSN 30 000 with room to spare; then its buffer fills at once.
+        assert!(matches!(l.next(&s, &conn(&unacked, Some(30_000), false)), Step::Send { subflow: 0, .. }));
+        s[0].queued = buffer;
+        // The frag ends at 32 KiB: the chunk at 31 000 still goes, the one at 32 768 (a new frag) waits.
+        assert!(matches!(l.next(&s, &conn(&unacked, Some(31_000), false)), Step::Send { subflow: 0, .. }));
+        assert_eq!(l.next(&s, &conn(&unacked, Some(DFRAG), false)), Step::Wait);
     }
 }
