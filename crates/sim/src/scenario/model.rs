@@ -171,15 +171,19 @@ impl Model {
     /// the `name` column of the links table, and the root of the direction's
     /// random-stream names (the kernel lab's emulator draws from the same ones).
     pub fn direction_name(&self, link: usize, d: usize) -> String {
+        let (from, to) = self.direction_ends(link, d);
+        format!("{}:{}>{}", self.links[link].name, self.nodes[from as usize].name, self.nodes[to as usize].name)
+    }
+
+    /// The nodes direction `d` (0: a→b, 1: b→a) of link `link` leaves and enters.
+    pub fn direction_ends(&self, link: usize, d: usize) -> (NodeId, NodeId) {
         let l = &self.links[link];
-        let (from, to) = if d == 0 { (l.a, l.b) } else { (l.b, l.a) };
-        format!("{}:{}>{}", l.name, self.nodes[from as usize].name, self.nodes[to as usize].name)
+        if d == 0 { (l.a, l.b) } else { (l.b, l.a) }
     }
 
     /// Whether direction `d` of link `link` leaves a host (rather than a router).
     pub fn leaves_host(&self, link: usize, d: usize) -> bool {
-        let l = &self.links[link];
-        self.nodes[if d == 0 { l.a } else { l.b } as usize].kind == NodeKind::Host
+        self.nodes[self.direction_ends(link, d).0 as usize].kind == NodeKind::Host
     }
 
     /// The drop-tail limit of direction `d` of link `link`'s queue: the

@@ -178,7 +178,7 @@ impl<'m> World<'m> {
         let mut links = Vec::with_capacity(model.links.len() * 2);
         for (i, l) in model.links.iter().enumerate() {
             for (d, dir) in l.dirs.iter().enumerate() {
-                let (from, to) = if d == 0 { (l.a, l.b) } else { (l.b, l.a) };
+                let (from, to) = model.direction_ends(i, d);
                 let dir_name = model.direction_name(i, d);
                 links.push(Link {
                     rng: seeds.stream(&loss_stream(&dir_name)),
