@@ -83,14 +83,14 @@ def test_every_scenario_validates(tmp_path):
 
 
 def test_the_kernel_like_copy_changes_only_the_simulator_options(tmp_path):
-    """--sim-kernel-like: the same network and flows, with cwnd_limited growth, Linux's RTO and send buffer and RACK on
-    every flow, CUBIC's constant Reno-friendly α, and MPTCP's linger scheduler."""
+    """--sim-kernel-like: the same network and flows, with cwnd_limited growth, Linux's RTO and send buffer, RACK, SACK
+    compression and ssthresh from cwnd on every flow, CUBIC's constant Reno-friendly α, and MPTCP's linger scheduler."""
     for d in DRAWS:
         plain, kernel_like = tomllib.loads(lab_space.to_toml(d)), tomllib.loads(lab_space.to_toml(d, kernel_like=True))
         for a, b in zip(plain["flows"], kernel_like["flows"]):
             params = {"cc_params": {"reno_alpha": "linux"}} if a["tcp"]["cc"] == "cubic" else {}
             assert b["tcp"] == {**a["tcp"], "cwnd_growth": "cwnd_limited", "rto_formula": "linux",
-                              "send_buffer": "linux", "rack": True, **params}
+                              "send_buffer": "linux", "rack": True, "sack_compression": True, "ssthresh_from": "cwnd", **params}
             if "mptcp" in a:
                 assert b["mptcp"] == {**a["mptcp"], "scheduler": "linger"}
             assert {k: v for k, v in a.items() if k not in ("tcp", "mptcp")} == {k: v for k, v in b.items() if k not in ("tcp", "mptcp")}

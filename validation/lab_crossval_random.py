@@ -31,8 +31,9 @@ keeping the earlier figures beside it (its run 0 only). Lab run r ≥ 1 of a
 scenario is cached beside run 0 as NAME.lab.KEY.run<r>.json, so K can be
 raised later and only the missing runs are made. --sim-kernel-like runs
 the simulator plane with the options that imitate Linux (`cwnd_growth =
-"cwnd_limited"`, `rto_formula = "linux"`, `send_buffer = "linux"`, `rack`, the
-`linger` scheduler and its subflows' send buffers, CUBIC's `reno_alpha = "linux"`; written as
+"cwnd_limited"`, `rto_formula = "linux"`, `send_buffer = "linux"`, `rack`,
+`sack_compression`, `ssthresh_from = "cwnd"`, the `linger` scheduler and its subflows' send buffers, CUBIC's
+`reno_alpha = "linux"`; written as
 NAME.kernel-like.toml) against the same lab figures, into
 table-kernel-like.md and results-kernel-like.json.
 
@@ -210,7 +211,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", type=Path, help="The JSON results' file (default results.json, results-kernel-like.json).")
     parser.add_argument("--sim-kernel-like", action="store_true",
                         help="Run the simulator plane with its kernel-like options (cwnd_limited growth, Linux's RTO and send buffer, "
-                             "RACK, linger scheduler, CUBIC reno_alpha linux).")
+                             "RACK, SACK compression, ssthresh from cwnd, linger scheduler, CUBIC reno_alpha linux).")
     parser.add_argument("--lab-runs", type=int, default=1,
                         help="Run each scenario's lab plane K times; with K >= 2 compare with the median of the K runs "
                              "and report the kernel's own leave-one-out spread (default 1).")

@@ -198,10 +198,12 @@ def to_toml(d: Draw, kernel_like: bool = False) -> str:
     out += ["[[flows]]", 'name = "main"', 'src = "client"', 'dst = "server"']
     if d.size:
         out.append(f"size = {d.size}")
-    # kernel_like: every simulator option that imitates Linux (docs/scenario.md: `cwnd_growth`,
-    # `rto_formula`, `send_buffer`, `rack`, the `linger` scheduler with its subflows' send buffers, CUBIC's
+    # kernel_like: every simulator option that imitates Linux (docs/scenario.md: `cwnd_growth`, `rto_formula`,
+    # `send_buffer`, `rack`, `sack_compression`, `ssthresh_from`, the `linger` scheduler with its subflows' send buffers, CUBIC's
     # constant Reno-friendly α); the lab runs the kernel either way. docs/validation.md has each option's effect.
-    growth = ', cwnd_growth = "cwnd_limited", rto_formula = "linux", send_buffer = "linux", rack = true' if kernel_like else ""
+    linux = ('cwnd_growth = "cwnd_limited", rto_formula = "linux", send_buffer = "linux", rack = true, sack_compression = true, '
+             'ssthresh_from = "cwnd"')
+    growth = f", {linux}" if kernel_like else ""
     scheduler = "linger" if kernel_like else "minrtt"
 
     def tcp(cc: str) -> str:

@@ -662,6 +662,12 @@ pub(super) fn resolve_tcp(base: &TcpConfig, t: &TcpSpec, field: &str, p: &mut Pr
     if let Some(v) = t.rack {
         c.rack = v;
     }
+    if let Some(v) = t.sack_compression {
+        c.sack_compression = v;
+    }
+    if let Some(v) = t.ssthresh_from {
+        c.ssthresh_from = v;
+    }
     match t.initial_ssthresh {
         Some(0) => p.add(format!("{field}.initial_ssthresh"), "must be at least 1 segment"),
         Some(v) => c.initial_ssthresh = Some(v),

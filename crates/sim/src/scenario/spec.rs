@@ -392,6 +392,10 @@ pub struct TcpSpec {
     pub send_buffer: Option<crate::tcp::SendBufferModel>,
     /// RACK loss detection (RFC 8985) beside RFC 6675's: Linux's default.
     pub rack: Option<bool>,
+    /// Linux's SACK compression at the receiver: duplicate ACKs beyond three withheld up to min(1 ms, RTT / 20).
+    pub sack_compression: Option<bool>,
+    /// What fast recovery's reduction is a fraction of: "flight_size" (default, RFC 5681) or "cwnd" (Linux).
+    pub ssthresh_from: Option<crate::tcp::SsthreshFrom>,
 }
 
 #[derive(Debug, Clone, Deserialize)]

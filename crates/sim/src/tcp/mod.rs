@@ -7,6 +7,7 @@
 pub mod cwnd_usage;
 pub mod prr;
 pub mod rack;
+pub mod sack_compression;
 pub mod rate_sample;
 pub mod receiver;
 pub mod rtt;
@@ -54,6 +55,10 @@ pub struct TcpConfig {
     pub send_buffer: SendBufferModel,
     /// RACK loss detection (RFC 8985, `rack.rs`) beside RFC 6675's, with SACK.
     pub rack: bool,
+    /// Linux's SACK compression at the receiver (`sack_compression.rs`), with SACK.
+    pub sack_compression: bool,
+    /// What a loss-based algorithm's reduction on entering fast recovery starts from.
+    pub ssthresh_from: SsthreshFrom,
 }
 
 impl Default for TcpConfig {
@@ -88,6 +93,8 @@ impl Default for TcpConfig {
             rto_formula: RtoFormula::Rfc6298,
             send_buffer: SendBufferModel::Unlimited,
             rack: false,
+            sack_compression: false,
+            ssthresh_from: SsthreshFrom::FlightSize,
         }
     }
 }
@@ -147,6 +154,22 @@ pub enum RtoFormula {
     Rfc6298,
     /// srtt + max(4·rttvar, min_rto): Linux (`tcp_rtt_estimator`, `__tcp_set_rto`).
     Linux,
+}
+
+/// What fast recovery's window reduction is a fraction of: ssthresh (β of
+/// it) and PRR's RecoverFS.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SsthreshFrom {
+    /// FlightSize, the data sent and not cumulatively acknowledged (RFC 5681
+    /// eq. 4, RFC 9438 §4.6, RFC 6937's RecoverFS). It counts SACKed data
+    /// above a hole, so a loss found soon after a recovery, with older SACKed
+    /// data still outstanding, can set ssthresh above cwnd.
+    FlightSize,
+    /// cwnd, as Linux does (`tcp_reno_ssthresh`, CUBIC's
+    /// `bictcp_recalc_ssthresh`, and `prior_cwnd` as PRR's RecoverFS in
+    /// `tcp_init_cwnd_reduction`).
+    Cwnd,
 }
 
 /// What bounds the data a single-path sender's application has handed over

@@ -1,4 +1,5 @@
-//! The TCP receiver: reassembly, cumulative and selective ACKs, delayed ACKs.
+//! The TCP receiver: reassembly, cumulative and selective ACKs, delayed ACKs,
+//! and optionally Linux's SACK compression (`sack_compression.rs`).
 //!
 //! The application reads in-order data as soon as it arrives, so the
 //! advertised window is the buffer minus the out-of-order bytes held.
@@ -6,6 +7,7 @@
 use crate::engine::timer::{Fire, Timer};
 use crate::net::packet::{InrppOption, Kind, Note, Packet, RcpHeader, SackBlock, MAX_SACK_BLOCKS};
 use crate::net::NodeId;
+use crate::tcp::sack_compression::{SackCompression, Verdict};
 use crate::tcp::{Io, TcpConfig, TimerKind};
 use crate::time::Time;
 
@@ -29,7 +31,13 @@ pub struct TcpReceiver {
     /// The cumulative ACK last sent (RFC 7323 Last.ACK.sent).
     last_ack_sent: u64,
     unacked_segments: u32,
+    /// The one ACK timer: a delayed ACK's, or compressed SACKs' (as Linux's
+    /// delayed-ACK handler sends those too).
     delack_timer: Timer,
+    /// Linux's SACK compression (`sack_compression = true`, with SACK).
+    compression: Option<SackCompression>,
+    /// The largest segment received (Linux's `icsk_ack.rcv_mss`).
+    rcv_mss: u64,
     /// RCP flows: the header of the latest data segment, echoed in every ACK.
     rcp_echo: Option<RcpHeader>,
     /// INRPP flows: every ACK carries an empty INRPP option, for routers to
@@ -48,6 +56,7 @@ pub struct TcpReceiver {
 
 impl TcpReceiver {
     pub fn new(flow: u32, local: NodeId, peer: NodeId, size: Option<u64>, header_bytes: u32, cfg: TcpConfig) -> TcpReceiver {
+        let compression = (cfg.sack && cfg.sack_compression).then(SackCompression::default);
         TcpReceiver {
             flow,
             local,
@@ -63,6 +72,8 @@ impl TcpReceiver {
             last_ack_sent: 0,
             unacked_segments: 0,
             delack_timer: Timer::default(),
+            compression,
+            rcv_mss: 0,
             rcp_echo: None,
             inrpp: false,
             forged_slow_downs: 0,
@@ -108,6 +119,9 @@ impl TcpReceiver {
                 a.rwnd = self.rwnd();
                 a.mss = self.announced_mss;
                 a.rcp = p.rcp;
+                if let Some(c) = self.compression.as_mut() {
+                    c.syn_ack_sent(io.now);
+                }
                 self.packets_sent += 1;
                 io.out.push(a);
             }
@@ -119,6 +133,10 @@ impl TcpReceiver {
     fn on_data(&mut self, p: &Packet, io: &mut Io) {
         self.rcp_echo = p.rcp;
         self.inrpp |= p.inrpp.is_some();
+        self.rcv_mss = self.rcv_mss.max(p.len as u64);
+        if let Some(c) = self.compression.as_mut() {
+            c.segment_arrived(io.now);
+        }
         let (start, end) = (p.seq, p.seq + p.len as u64);
         if end > self.rcv_nxt + self.cfg.rcv_buffer {
             // Beyond the window we could ever have advertised: discard, but say where we are.
@@ -132,6 +150,7 @@ impl TcpReceiver {
                 self.ts_recent = p.ts_val;
             }
             let had_holes = !self.ooo.is_empty();
+            let acked = self.last_ack_sent;
             self.rcv_nxt = end;
             self.absorb_ooo();
             if let Some(size) = self.size {
@@ -140,6 +159,13 @@ impl TcpReceiver {
                 }
             }
             // RFC 5681 §4.2: ACK at once when a segment fills (part of) a hole.
+            // Linux does so when it fills the last hole or the ACK would
+            // cover more than one segment, and else counts it as the first
+            // duplicate for the new rcv_nxt (`__tcp_ack_snd_check`).
+            if had_holes && !self.ooo.is_empty() && self.rcv_nxt - acked <= self.rcv_mss && self.compression.is_some() {
+                self.ack_out_of_order(io);
+                return;
+            }
             if had_holes || !self.cfg.delayed_ack {
                 self.send_ack(io);
                 return;
@@ -151,12 +177,29 @@ impl TcpReceiver {
                 io.timers.push((TimerKind::DelayedAck, at));
             }
         } else if start > self.rcv_nxt {
+            if self.compression.as_ref().is_some_and(|c| c.flush_before(&self.recent, start, end)) {
+                self.send_ack(io);
+            }
             self.insert_ooo(start, end);
-            // Out of order: an immediate duplicate ACK carrying SACK blocks (RFC 5681 §4.2).
-            self.send_ack(io);
+            self.ack_out_of_order(io);
         } else {
             // Entirely old: a spurious retransmission; ACK at once.
             self.send_ack(io);
+        }
+    }
+
+    /// Out of order: an immediate duplicate ACK carrying SACK blocks (RFC 5681
+    /// §4.2), unless SACK compression withholds it.
+    fn ack_out_of_order(&mut self, io: &mut Io) {
+        let armed = self.delack_timer.is_armed();
+        match self.compression.as_mut().map(|c| c.on_out_of_order(self.rcv_nxt, armed)) {
+            None | Some(Verdict::Now) => self.send_ack(io),
+            Some(Verdict::Hold(None)) => {}
+            Some(Verdict::Hold(Some(delay))) => {
+                if let Some(at) = self.delack_timer.arm(io.now + delay) {
+                    io.timers.push((TimerKind::DelayedAck, at));
+                }
+            }
         }
     }
 
@@ -196,6 +239,9 @@ impl TcpReceiver {
     fn send_ack(&mut self, io: &mut Io) {
         self.unacked_segments = 0;
         self.delack_timer.cancel();
+        if let Some(c) = self.compression.as_mut() {
+            c.ack_sent();
+        }
         let n = if self.cfg.sack { self.recent.len() } else { 0 };
         // SACK option: kind, length and two NOPs of padding, then 8 bytes a block (RFC 2018 §3).
         let sack_bytes = if n > 0 { 4 + 8 * n as u32 } else { 0 };
@@ -227,5 +273,48 @@ impl TcpReceiver {
             Fire::Reschedule(at) => io.timers.push((TimerKind::DelayedAck, at)),
             Fire::Run => self.send_ack(io),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Segment 1 of 21 is lost; the others arrive 100 µs apart from 20 ms on,
+    /// after a handshake whose RTT is 10 ms. Returns when each ACK left.
+    fn acks_with_a_hole(sack_compression: bool) -> Vec<Time> {
+        let cfg = TcpConfig { sack_compression, ..TcpConfig::default() };
+        let mss = cfg.mss;
+        let mut r = TcpReceiver::new(0, 1, 0, None, 52, cfg);
+        let (mut out, mut timers) = (Vec::new(), Vec::new());
+        r.on_packet(&Packet::new(0, 0, 1, Kind::Syn, 52), &mut Io { now: Time::from_millis(5), out: &mut out, timers: &mut timers });
+        out.clear();
+        let mut sent = Vec::new();
+        for i in (0..=20u64).filter(|&i| i != 1) {
+            let now = Time::from_millis(15) + Time::from_micros(100 * i);
+            // Timers due before this arrival run first.
+            timers.sort_by_key(|t| t.1);
+            while let Some(&(kind, at)) = timers.first().filter(|t| t.1 <= now) {
+                timers.remove(0);
+                r.on_timer(kind, &mut Io { now: at, out: &mut out, timers: &mut timers });
+                sent.extend(out.drain(..).map(|_| at));
+            }
+            let mut p = Packet::new(0, 0, 1, Kind::Data, 52 + mss);
+            p.seq = i * mss as u64;
+            p.len = mss;
+            r.on_packet(&p, &mut Io { now, out: &mut out, timers: &mut timers });
+            sent.extend(out.drain(..).map(|_| now));
+        }
+        sent
+    }
+
+    #[test]
+    fn sack_compression_withholds_duplicates_beyond_three_for_five_percent_of_the_rtt() {
+        assert_eq!(acks_with_a_hole(false).len(), 20, "RFC 5681: one ACK per segment");
+        let ms = |us: u64| Time::from_millis(15) + Time::from_micros(us);
+        // Segment 0; three duplicates at once (segments 2-4); then one ACK when the 500 µs timer that the
+        // first segment held arms fires (segments 5, 10 and 15 arm it; segment 20's is still pending).
+        let with = acks_with_a_hole(true);
+        assert_eq!(with, vec![ms(0), ms(200), ms(300), ms(400), ms(1000), ms(1500), ms(2000)]);
     }
 }

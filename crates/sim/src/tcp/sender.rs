@@ -48,7 +48,7 @@ use crate::tcp::rate_sample::{RateEstimator, TxStamp};
 use crate::tcp::rtt::RttEstimator;
 use crate::tcp::scoreboard::Scoreboard;
 use crate::tcp::send_buffer::SendBuffer;
-use crate::tcp::{CwndGrowth, Io, NewRenoExit, NewRenoTimer, RecoveryAlgorithm, SendBufferModel, TcpConfig, TimerKind};
+use crate::tcp::{CwndGrowth, Io, NewRenoExit, NewRenoTimer, RecoveryAlgorithm, SendBufferModel, SsthreshFrom, TcpConfig, TimerKind};
 use crate::time::Time;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -635,14 +635,19 @@ impl TcpSender {
         // SACKs; Linux's Reno halves cwnd instead (tcp_reno_ssthresh).
         // With SACK, FlightSize leaves out the data Limited Transmit sent on the
         // duplicate ACKs (RFC 5681 §3.2 step 2), so that ssthresh is β times the
-        // flight before the loss showed, as Linux's β·cwnd is.
+        // flight before the loss showed, as Linux's β·cwnd is while no SACKed data
+        // sits above an older hole; `ssthresh_from = "cwnd"` takes cwnd as Linux does.
         let flight = if self.cfg.sack { self.board.outstanding().saturating_sub(self.limited_transmit) } else { self.in_flight() };
+        let base = match self.cfg.ssthresh_from {
+            SsthreshFrom::FlightSize => flight,
+            SsthreshFrom::Cwnd => self.ccs.cwnd,
+        };
         self.limited_transmit = 0;
         self.partial_acks = 0;
-        self.cc.on_congestion(&mut self.ccs, Congestion::FastRetransmit, flight);
+        self.cc.on_congestion(&mut self.ccs, Congestion::FastRetransmit, base);
         self.recovery = Recovery::Fast { point: self.snd_nxt };
         if self.cfg.recovery == RecoveryAlgorithm::Prr && !self.cc.owns_recovery_window() {
-            self.prr = Some(Prr::new(flight));
+            self.prr = Some(Prr::new(base));
         }
         self.board.mark_head_lost();
     }
@@ -751,9 +756,10 @@ impl TcpSender {
                 return true;
             }
             if !self.send_buffer_has_room(pipe) {
-                // The application could not write this segment yet: with the window open, Linux's
-                // `tcp_rate_check_app_limited` finds less than a segment unsent when it next writes.
-                self.rate.mark_app_limited(pipe);
+                // The application could not write this segment yet. It is not application-limited:
+                // Linux's `tcp_rate_check_app_limited` runs when the application writes, and a bulk writer
+                // blocked on a full buffer writes again as soon as a third of it is free, while the data it
+                // wrote last is still unsent (paced) or in the host's queues (`sk_wmem_alloc`).
                 return false;
             }
             if (peer_window && self.snd_nxt + len > self.snd_una + self.rwnd.max(self.ccs.mss)) || self.wait_for_pacing(io) {
@@ -1039,6 +1045,20 @@ mod tests {
         assert_eq!(s.board.outstanding(), 12 * mss);
         // RFC 5681 §3.2 step 2: FlightSize is the 10 segments out before the loss showed, not 12.
         assert_eq!(s.ccs.ssthresh, 5 * mss);
+    }
+
+    #[test]
+    fn ssthresh_from_cwnd_ignores_the_data_outstanding_above_the_window() {
+        for (from, segments) in [(SsthreshFrom::FlightSize, 5), (SsthreshFrom::Cwnd, 3)] {
+            let (mut s, mut out, mut timers) = sender_with_window_out();
+            s.cfg.ssthresh_from = from;
+            let mss = s.ccs.mss;
+            // Ten segments out and a window of six, as after an earlier reduction: FlightSize exceeds cwnd.
+            s.ccs.cwnd = 6 * mss;
+            sack_segments_1_to_3(&mut s, &mut out, &mut timers);
+            assert!(!s.in_open_state());
+            assert_eq!(s.ccs.ssthresh, segments * mss, "{from:?}");
+        }
     }
 
     #[test]
