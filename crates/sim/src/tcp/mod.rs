@@ -7,10 +7,10 @@
 pub mod cwnd_usage;
 pub mod prr;
 pub mod rack;
-pub mod sack_compression;
 pub mod rate_sample;
 pub mod receiver;
 pub mod rtt;
+pub mod sack_compression;
 pub mod scoreboard;
 pub mod send_buffer;
 pub mod sender;

@@ -280,7 +280,7 @@ impl TcpReceiver {
 mod tests {
     use super::*;
 
-    /// Segment 1 of 21 is lost; the others arrive 100 µs apart from 20 ms on,
+    /// Segment 1 of 21 is lost; the others arrive 100 µs apart from 15 ms on,
     /// after a handshake whose RTT is 10 ms. Returns when each ACK left.
     fn acks_with_a_hole(sack_compression: bool) -> Vec<Time> {
         let cfg = TcpConfig { sack_compression, ..TcpConfig::default() };
