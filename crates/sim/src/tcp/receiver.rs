@@ -36,8 +36,6 @@ pub struct TcpReceiver {
     delack_timer: Timer,
     /// Linux's SACK compression (`sack_compression = true`, with SACK).
     compression: Option<SackCompression>,
-    /// The largest segment received (Linux's `icsk_ack.rcv_mss`).
-    rcv_mss: u64,
     /// RCP flows: the header of the latest data segment, echoed in every ACK.
     rcp_echo: Option<RcpHeader>,
     /// INRPP flows: every ACK carries an empty INRPP option, for routers to
@@ -73,7 +71,6 @@ impl TcpReceiver {
             unacked_segments: 0,
             delack_timer: Timer::default(),
             compression,
-            rcv_mss: 0,
             rcp_echo: None,
             inrpp: false,
             forged_slow_downs: 0,
@@ -133,9 +130,8 @@ impl TcpReceiver {
     fn on_data(&mut self, p: &Packet, io: &mut Io) {
         self.rcp_echo = p.rcp;
         self.inrpp |= p.inrpp.is_some();
-        self.rcv_mss = self.rcv_mss.max(p.len as u64);
         if let Some(c) = self.compression.as_mut() {
-            c.segment_arrived(io.now);
+            c.segment_arrived(io.now, p.len);
         }
         let (start, end) = (p.seq, p.seq + p.len as u64);
         if end > self.rcv_nxt + self.cfg.rcv_buffer {
@@ -150,7 +146,6 @@ impl TcpReceiver {
                 self.ts_recent = p.ts_val;
             }
             let had_holes = !self.ooo.is_empty();
-            let acked = self.last_ack_sent;
             self.rcv_nxt = end;
             self.absorb_ooo();
             if let Some(size) = self.size {
@@ -162,7 +157,8 @@ impl TcpReceiver {
             // Linux does so when it fills the last hole or the ACK would
             // cover more than one segment, and else counts it as the first
             // duplicate for the new rcv_nxt (`__tcp_ack_snd_check`).
-            if had_holes && !self.ooo.is_empty() && self.rcv_nxt - acked <= self.rcv_mss && self.compression.is_some() {
+            let advance = self.rcv_nxt - self.last_ack_sent;
+            if had_holes && !self.ooo.is_empty() && self.compression.as_ref().is_some_and(|c| c.within_one_segment(advance)) {
                 self.ack_out_of_order(io);
                 return;
             }

@@ -55,6 +55,8 @@ pub struct SackCompression {
     /// When the SYN-ACK left, until the handshake's RTT is known.
     syn_ack_at: Option<Time>,
     rtt: Option<Time>,
+    /// The largest segment received (Linux's `icsk_ack.rcv_mss`).
+    rcv_mss: u64,
 }
 
 impl SackCompression {
@@ -62,11 +64,20 @@ impl SackCompression {
         self.syn_ack_at = Some(now);
     }
 
-    /// A segment arrived: the first after the SYN-ACK gives the RTT.
-    pub fn segment_arrived(&mut self, now: Time) {
+    /// A segment of `len` bytes arrived: the first after the SYN-ACK gives the RTT.
+    pub fn segment_arrived(&mut self, now: Time, len: u32) {
         if let Some(at) = self.syn_ack_at.take() {
             self.rtt = Some(now - at);
         }
+        self.rcv_mss = self.rcv_mss.max(len as u64);
+    }
+
+    /// Whether an ACK for `advance` more bytes than the last one covers at
+    /// most one segment: a hole-filling segment with data still missing is
+    /// then ACKed as the first duplicate for the new `rcv_nxt`, not at once
+    /// for itself (`__tcp_ack_snd_check`'s `rcv_nxt - rcv_wup > rcv_mss`).
+    pub fn within_one_segment(&self, advance: u64) -> bool {
+        advance <= self.rcv_mss
     }
 
     /// `tcp_sack_new_ofo_skb`: whether the withheld ACKs must go out before
@@ -117,7 +128,7 @@ mod tests {
     fn three_at_once_per_cumulative_point_then_held_for_five_percent_of_the_rtt() {
         let mut c = SackCompression::default();
         c.syn_ack_sent(Time::from_millis(1));
-        c.segment_arrived(Time::from_millis(11));
+        c.segment_arrived(Time::from_millis(11), 1448);
         for _ in 0..3 {
             assert_eq!(c.on_out_of_order(100, false), Verdict::Now);
         }
@@ -131,7 +142,7 @@ mod tests {
     fn the_delay_is_at_most_a_millisecond_and_the_hold_at_most_44() {
         let mut c = SackCompression::default();
         c.syn_ack_sent(Time::ZERO);
-        c.segment_arrived(Time::from_millis(100));
+        c.segment_arrived(Time::from_millis(100), 1448);
         for _ in 0..3 {
             c.on_out_of_order(0, false);
         }
