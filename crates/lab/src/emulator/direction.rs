@@ -24,6 +24,7 @@ use std::collections::VecDeque;
 use pathpool_sim::engine::RngStream;
 use pathpool_sim::net::capacity::Capacity;
 use pathpool_sim::net::delay::Wire;
+use pathpool_sim::net::jitter::Jitter;
 use pathpool_sim::net::loss::LossModel;
 use pathpool_sim::net::packet::PacketId;
 use pathpool_sim::net::queue::{DropTail, Queue};
@@ -61,11 +62,12 @@ pub struct Direction {
 }
 
 impl Direction {
-    /// `events` are the link's, `rng` the direction's loss stream.
-    pub fn new(model: &DirectionModel, events: &[(Time, bool)], rng: RngStream) -> Direction {
+    /// `events` are the link's, `rng` the direction's loss stream and
+    /// `jitter` its jitter stream (`net::jitter`, drawn only if the direction has jitter).
+    pub fn new(model: &DirectionModel, events: &[(Time, bool)], rng: RngStream, jitter: RngStream) -> Direction {
         Direction {
             capacity: model.capacity.clone(),
-            wire: Wire::new(model.delay.clone()),
+            wire: Wire::new(model.delay.clone(), Jitter::new(model.jitter, jitter)),
             loss: LossModel::from_spec(model.loss.as_ref()),
             rng,
             queue: DropTail::new(model.limit),
@@ -182,13 +184,13 @@ mod tests {
     }
 
     fn model(capacity: Capacity, delay: Time, limit: QueueLimit, loss: Option<LossSpec>) -> DirectionModel {
-        DirectionModel { rate_bps: 0.0, delay: Delay::constant(delay), limit, loss, capacity }
+        DirectionModel { rate_bps: 0.0, delay: Delay::constant(delay), jitter: Time::ZERO, limit, loss, capacity }
     }
 
     /// 12 Mb/s: a 1500-byte packet takes 1 ms.
     fn twelve_mbps(limit: QueueLimit, events: &[(Time, bool)]) -> Direction {
         let m = model(Capacity::Constant { bps: 12e6 }, ms(10), limit, None);
-        Direction::new(&m, events, Seeds { master: 1 }.stream("t"))
+        Direction::new(&m, events, Seeds { master: 1 }.stream("t"), Seeds { master: 1 }.stream("jitter"))
     }
 
     /// (arrival time, slot) of every delivered packet, and the drops.
@@ -241,7 +243,7 @@ mod tests {
         let loss = Some(LossSpec::Bernoulli { p: 0.3 });
         let m = model(Capacity::Constant { bps: 12e6 }, ms(1), QueueLimit::Packets(1000), loss.clone());
         let seeds = Seeds { master: 9 };
-        let mut d = Direction::new(&m, &[], seeds.stream("s"));
+        let mut d = Direction::new(&m, &[], seeds.stream("s"), Seeds { master: 1 }.stream("jitter"));
         let offers: Vec<_> = (0..500).map(|i| (ms(0), i, 1500)).collect();
         let (out, drops) = run(&mut d, &offers, Time::from_secs(10));
         let (mut model, mut rng) = (LossModel::from_spec(loss.as_ref()), seeds.stream("s"));
@@ -250,6 +252,21 @@ mod tests {
         assert_eq!(out.len() + drops.len(), 500);
         // A lost packet still used the transmitter: packet k arrives at (k + 1) ms + 1 ms.
         assert!(out.iter().all(|&(t, s)| t == ms(s as u64 + 2)));
+    }
+
+    #[test]
+    fn jitter_is_the_simulators_draws_in_order() {
+        // Jitter of mean 2 ms on the 12 Mb/s direction: each arrival is at least 11 + k ms, and exactly what
+        // the simulator's wire gives with the same stream (`sim::net::delay::Wire`).
+        let mut m = model(Capacity::Constant { bps: 12e6 }, ms(10), QueueLimit::Packets(100), None);
+        m.jitter = ms(2);
+        let mut d = Direction::new(&m, &[], Seeds { master: 1 }.stream("t"), Seeds { master: 3 }.stream("j"));
+        let offers: Vec<_> = (0..50).map(|i| (ms(0), i, 1500)).collect();
+        let (out, _) = run(&mut d, &offers, Time::from_secs(1));
+        let mut wire = Wire::new(Delay::constant(ms(10)), Jitter::new(ms(2), Seeds { master: 3 }.stream("j")));
+        let expected: Vec<(Time, PacketId)> = (0..50).map(|k| (wire.arrival(ms(k as u64), ms(k as u64 + 1)), k)).collect();
+        assert_eq!(out, expected);
+        assert!(out.iter().any(|&(t, k)| t > ms(k as u64 + 11)), "some packet is late");
     }
 
     #[test]
@@ -279,7 +296,7 @@ mod tests {
         // 12 Mb/s, 50 ms until 10 ms, then 10 ms; a 1500-byte packet offered every millisecond.
         let mut m = model(Capacity::Constant { bps: 12e6 }, ms(0), QueueLimit::Packets(10), None);
         m.delay = Delay::schedule(vec![(ms(0), ms(50)), (ms(10), ms(10))]);
-        let mut d = Direction::new(&m, &[], Seeds { master: 1 }.stream("t"));
+        let mut d = Direction::new(&m, &[], Seeds { master: 1 }.stream("t"), Seeds { master: 1 }.stream("jitter"));
         let offers: Vec<_> = (0..80).map(|i| (ms(i), i as PacketId, 1500)).collect();
         let (out, _) = run(&mut d, &offers, ms(200));
         let at = |slot: u64| out.iter().find(|a| a.1 == slot as PacketId).unwrap().0;
@@ -303,7 +320,7 @@ mod tests {
     fn mahimahi_trace_paces_departures() {
         // 1500-byte opportunities at 1, 3, 3 and 5 ms, looping every 5 ms.
         let m = model(Capacity::Mahimahi(MahimahiLink::new(vec![1, 3, 3, 5], Time::ZERO)), ms(0), QueueLimit::Packets(10), None);
-        let mut d = Direction::new(&m, &[], Seeds { master: 1 }.stream("t"));
+        let mut d = Direction::new(&m, &[], Seeds { master: 1 }.stream("t"), Seeds { master: 1 }.stream("jitter"));
         let offers: Vec<_> = (0..6).map(|i| (ms(0), i, 1500)).collect();
         let (out, _) = run(&mut d, &offers, ms(100));
         assert_eq!(out.iter().map(|a| a.0).collect::<Vec<_>>(), [ms(1), ms(3), ms(3), ms(5), ms(6), ms(8)]);

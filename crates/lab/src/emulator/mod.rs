@@ -57,6 +57,7 @@ use std::thread::JoinHandle;
 use std::time::Instant;
 
 use pathpool_sim::engine::Seeds;
+use pathpool_sim::net::jitter::jitter_stream;
 use pathpool_sim::net::link::loss_stream;
 use pathpool_sim::scenario::model::DirectionModel;
 use pathpool_sim::Model;
@@ -136,7 +137,7 @@ impl Emulator {
                 rx,
                 tx,
                 frame_max: mtu as usize + frame::ETH_HEADER,
-                model: Direction::new(&emulated(model, i, d), &link.events, seeds.stream(&loss_stream(&name))),
+                model: Direction::new(&emulated(model, i, d), &link.events, seeds.stream(&loss_stream(&name)), seeds.stream(&jitter_stream(&name))),
                 hold: resolver_delay(model, if d == 0 { link.a } else { link.b }).map(Hold::new),
                 clock: emulator.clock,
                 stats: stats.clone(),

@@ -27,6 +27,7 @@ impl Seeds {
     }
 }
 
+#[derive(Debug, Clone)]
 pub struct RngStream(Xoshiro256PlusPlus);
 
 impl RngStream {

@@ -11,8 +11,11 @@
 //! netem's rule with a rate set (`netem_enqueue` in `sch_netem.c` takes the
 //! last queued packet's `time_to_send` as the reference point, so its
 //! `tfifo` stays in order) and that of a real path whose delay comes from
-//! FIFO hops, where later packets queue behind earlier ones.
+//! FIFO hops, where later packets queue behind earlier ones. A packet's
+//! jitter (`net::jitter`), when the direction has some, adds to its delay
+//! under the same rule.
 
+use crate::net::jitter::Jitter;
 use crate::time::Time;
 
 /// (start time, delay) steps, sorted, the first at time zero (checked at load).
@@ -50,18 +53,25 @@ pub struct Wire {
     pub delay: Delay,
     /// Arrival time of the latest packet put on the wire.
     last_arrival: Time,
+    jitter: Option<Jitter>,
 }
 
 impl Wire {
-    pub fn new(delay: Delay) -> Wire {
-        Wire { delay, last_arrival: Time::ZERO }
+    pub fn new(delay: Delay, jitter: Option<Jitter>) -> Wire {
+        Wire { delay, last_arrival: Time::ZERO, jitter }
+    }
+
+    /// One packet's jitter (zero without any), for a direction that keeps
+    /// its packets in order itself (a cell's, `net::cell`).
+    pub fn jitter(&mut self) -> Time {
+        self.jitter.as_mut().map_or(Time::ZERO, Jitter::draw)
     }
 
     /// When a packet whose transmission ran from `start` to `finish` arrives:
-    /// `finish` plus the delay in force at `start`, but not before the
-    /// packet put on the wire before it.
+    /// `finish` plus the delay in force at `start` and its jitter, but not
+    /// before the packet put on the wire before it.
     pub fn arrival(&mut self, start: Time, finish: Time) -> Time {
-        let at = Time(finish.0.saturating_add(self.delay.at(start).0)).max(self.last_arrival);
+        let at = Time(finish.0.saturating_add(self.delay.at(start).0 + self.jitter().0)).max(self.last_arrival);
         self.last_arrival = at;
         at
     }
@@ -92,7 +102,7 @@ mod tests {
     #[test]
     fn a_falling_delay_never_reorders() {
         // 50 ms until 100 ms, then 10 ms; a packet leaves every millisecond.
-        let mut w = Wire::new(Delay::schedule(vec![(ms(0), ms(50)), (ms(100), ms(10))]));
+        let mut w = Wire::new(Delay::schedule(vec![(ms(0), ms(50)), (ms(100), ms(10))]), None);
         let arrivals: Vec<Time> = (95..105).map(|t| w.arrival(ms(t), ms(t + 1))).collect();
         // Those sent before the step arrive at t + 51 ms (146..=150 ms); those after
         // would arrive at t + 11 ms (111..=115 ms) and wait behind the last one.
@@ -104,14 +114,31 @@ mod tests {
 
     #[test]
     fn a_rising_delay_only_spaces_packets_out() {
-        let mut w = Wire::new(Delay::schedule(vec![(ms(0), ms(10)), (ms(100), ms(50))]));
+        let mut w = Wire::new(Delay::schedule(vec![(ms(0), ms(10)), (ms(100), ms(50))]), None);
         assert_eq!(w.arrival(ms(99), ms(100)), ms(110));
         assert_eq!(w.arrival(ms(100), ms(101)), ms(151));
     }
 
     #[test]
+    fn jitter_delays_packets_but_never_reorders_them() {
+        use crate::engine::Seeds;
+        let jitter = Jitter::new(Time::from_micros(200), Seeds { master: 1 }.stream("j"));
+        let mut w = Wire::new(Delay::constant(ms(10)), jitter);
+        // A packet every 100 µs, each taking 10 µs to send: without jitter they would arrive 100 µs apart.
+        let arrivals: Vec<Time> = (0..1000u64).map(|i| w.arrival(Time(i * 100_000), Time(i * 100_000 + 10_000))).collect();
+        assert!(arrivals.windows(2).all(|p| p[0] <= p[1]), "in order");
+        let extra: Vec<u64> = arrivals.iter().enumerate().map(|(i, a)| a.0 - (i as u64 * 100_000 + 10_000 + 10_000_000)).collect();
+        let mean = extra.iter().sum::<u64>() as f64 / extra.len() as f64;
+        // Each packet is at least its own draw late (mean 200 µs), more when it waits behind a later one.
+        assert!((200_000.0..300_000.0).contains(&mean), "mean extra delay {mean} ns");
+        let back_to_back = arrivals.windows(2).filter(|p| p[0] == p[1]).count();
+        assert!(back_to_back > 100, "packets behind a late one arrive together: {back_to_back}");
+        assert_eq!(Wire::new(Delay::constant(ms(10)), None).arrival(ms(0), ms(1)), ms(11), "no jitter, no extra delay");
+    }
+
+    #[test]
     fn a_cut_wire_holds_nothing_back() {
-        let mut w = Wire::new(Delay::schedule(vec![(ms(0), ms(50)), (ms(10), ms(1))]));
+        let mut w = Wire::new(Delay::schedule(vec![(ms(0), ms(50)), (ms(10), ms(1))]), None);
         assert_eq!(w.arrival(ms(9), ms(10)), ms(60));
         w.cut();
         assert_eq!(w.arrival(ms(20), ms(21)), ms(22));

@@ -8,6 +8,7 @@ pub mod delay;
 pub mod family;
 pub mod host_egress;
 pub mod interfaces;
+pub mod jitter;
 pub mod link;
 pub mod loss;
 pub mod mtu;

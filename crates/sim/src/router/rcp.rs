@@ -191,7 +191,7 @@ mod tests {
             link_name: "l".into(),
             from: 0,
             to: 1,
-            wire: Wire::new(Delay::constant(Time::from_millis(10))),
+            wire: Wire::new(Delay::constant(Time::from_millis(10)), None),
             capacity: Capacity::Constant { bps: C },
             loss: LossModel::from_spec(None),
             rng: Seeds { master: 1 }.stream("l"),

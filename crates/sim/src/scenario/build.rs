@@ -277,6 +277,7 @@ fn build_link(
     let both = DirectionSpec {
         rate: l.rate,
         delay: l.delay.clone(),
+        jitter: l.jitter,
         queue: l.queue,
         queue_bytes: l.queue_bytes,
         loss: l.loss.clone(),
@@ -426,7 +427,8 @@ fn direction(
         Capacity::Constant { bps } => *bps,
         other => other.bits_until(duration) / duration.secs().max(1e-9),
     };
-    Some(DirectionModel { rate_bps, delay: delay?, limit: limit?, loss, capacity })
+    let jitter = own.jitter.or(both.jitter).map_or(Time::ZERO, |d| d.0);
+    Some(DirectionModel { rate_bps, delay: delay?, jitter, limit: limit?, loss, capacity })
 }
 
 fn check_prob(v: f64, field: String, p: &mut Problems) {

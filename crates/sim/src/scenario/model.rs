@@ -119,6 +119,8 @@ pub struct DirectionModel {
     pub rate_bps: f64,
     /// One-way propagation delay, constant or a schedule.
     pub delay: Delay,
+    /// Mean of each packet's random extra delay (`net::jitter`); zero: none.
+    pub jitter: Time,
     pub limit: QueueLimit,
     pub loss: Option<LossSpec>,
     pub capacity: Capacity,

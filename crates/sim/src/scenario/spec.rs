@@ -421,6 +421,8 @@ pub enum NodeKind {
 pub struct DirectionSpec {
     pub rate: Option<Rate>,
     pub delay: Option<DelaySpec>,
+    /// Mean of each packet's random extra delay (`net::jitter`).
+    pub jitter: Option<Duration>,
     /// Drop-tail limit in packets (default 100, as ns-3's DropTailQueue).
     pub queue: Option<u64>,
     /// Drop-tail limit in bytes (instead of `queue`).
@@ -439,6 +441,7 @@ pub struct LinkSpec {
     pub b: String,
     pub rate: Option<Rate>,
     pub delay: Option<DelaySpec>,
+    pub jitter: Option<Duration>,
     pub queue: Option<u64>,
     pub queue_bytes: Option<Bytes>,
     pub loss: Option<LossSpec>,
@@ -674,6 +677,8 @@ pub struct RocketfuelHosts {
 pub struct LinkParams {
     pub rate: Rate,
     pub delay: Duration,
+    /// As `[[links]]`' `jitter`.
+    pub jitter: Option<Duration>,
     pub queue: Option<u64>,
     pub queue_bytes: Option<Bytes>,
     pub loss: Option<LossSpec>,

@@ -33,6 +33,7 @@ use crate::net::cell::Air;
 use crate::net::interfaces::Interfaces;
 use crate::net::capacity::Capacity;
 use crate::net::delay::Wire;
+use crate::net::jitter::{jitter_stream, Jitter};
 use crate::net::link::{loss_stream, Link, LinkStats};
 use crate::net::loss::LossModel;
 use crate::scenario::mtu;
@@ -180,13 +181,14 @@ impl<'m> World<'m> {
             for (d, dir) in l.dirs.iter().enumerate() {
                 let (from, to) = model.direction_ends(i, d);
                 let dir_name = model.direction_name(i, d);
+                let wire = Wire::new(dir.delay.clone(), Jitter::new(dir.jitter, seeds.stream(&jitter_stream(&dir_name))));
                 links.push(Link {
                     rng: seeds.stream(&loss_stream(&dir_name)),
                     name: dir_name,
                     link_name: l.name.clone(),
                     from,
                     to,
-                    wire: Wire::new(dir.delay.clone()),
+                    wire,
                     capacity: dir.capacity.clone(),
                     loss: LossModel::from_spec(dir.loss.as_ref()),
                     queue: Box::new(DropTail::new(model.queue_limit(i, d))),
@@ -678,7 +680,7 @@ impl<'m> World<'m> {
             self.drop_packet(id);
         } else {
             // The cell keeps its directions in order itself (`in_order`).
-            let arrive = air.in_order(l, end + harq + link.wire.delay.at(self.now));
+            let arrive = air.in_order(l, end + harq + link.wire.delay.at(self.now) + link.wire.jitter());
             self.pool.get_mut(id).epoch = link.epoch;
             self.events.schedule(arrive, Event::Arrive { pkt: id, link: l });
         }

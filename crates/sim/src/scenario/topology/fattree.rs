@@ -86,6 +86,7 @@ pub fn generate(f: Params, p: &mut Problems) {
     let params = LinkParams {
         rate: f.rate.unwrap_or(Rate(DEFAULT_RATE_BPS)),
         delay: f.delay.unwrap_or(Duration(DEFAULT_DELAY)),
+        jitter: None,
         queue: if f.queue_bytes.is_some() { None } else { Some(f.queue.unwrap_or(DEFAULT_QUEUE)) },
         queue_bytes: f.queue_bytes,
         loss: None,

@@ -55,6 +55,7 @@ fn link(name: String, a: &str, b: &str, params: &LinkParams) -> LinkSpec {
         b: b.into(),
         rate: Some(params.rate),
         delay: Some(DelaySpec::Constant(params.delay)),
+        jitter: params.jitter,
         queue: params.queue,
         queue_bytes: params.queue_bytes,
         loss: params.loss.clone(),
