@@ -154,6 +154,8 @@ lab-crossval: install
 # LAB_RANDOM_ARGS="--lab-runs K" runs each lab plane K times (run 0 is the cached run above, the
 # others cached beside it): the simulator against the median of the K kernel runs, beside the
 # kernel's own spread (each run against the median of the others). K x ~20 s per scenario, idle.
+# LAB_RANDOM_ARGS="--cross-shift-us D" adds a kernel run of each scenario with cross flows, their
+# access links D µs longer, against the median of the others (docs/validation.md, "Phase effects").
 N    ?= 30
 SEED ?= 1
 lab-crossval-random: install

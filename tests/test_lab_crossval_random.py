@@ -191,6 +191,8 @@ def test_a_flow_complete_on_some_kernel_runs_only_counts_outside_both_tolerances
 #   cross0: sim 20, kernel 30 / 31 / 32 → median 31, Δ −35.5 %;          leave-one-out −4.8 %, 0, +4.9 %
 SIM = {"main": 10.0, "cross0": 20.0}
 LAB = [{"main": 10.0, "cross0": 30.0}, {"main": 11.0, "cross0": 31.0}, {"main": 14.0, "cross0": 32.0}]
+# The kernel run with the cross flow's access links longer (--cross-shift-us): main +4.5 % (within), cross0 +29 %.
+SHIFTED = {"main": 11.5, "cross0": 40.0}
 
 
 def cached(figures: dict) -> dict:
@@ -200,7 +202,8 @@ def cached(figures: dict) -> dict:
 @pytest.fixture
 def suite_dir(tmp_path, monkeypatch):
     """The suite's output under tmp_path, the simulator's and lab runs 0 and 1 of random-1-000 cached there;
-    a lab run (a child process) is faked: it writes LAB[run] to the cache file of the run it was asked for."""
+    a lab run (a child process) is faked: it writes LAB[run] to the cache file of the run it was asked for, or
+    SHIFTED for the scenario's copy with its cross flows' access links longer (recorded as "shifted")."""
     monkeypatch.setattr(suite, "OUT", tmp_path)
     d = lab_space.draw(1, 0)
     path = tmp_path / "scenarios" / f"{d.name}.toml"
@@ -214,10 +217,11 @@ def suite_dir(tmp_path, monkeypatch):
 
     class Child:
         def __init__(self, argv, **_):
-            assert argv[2:4] == ["--measure", str(path)] and argv[4] == "--measure-run"
-            run = int(argv[5])
-            children.append(run)
-            suite.cache_file(path, "lab", run).write_text(json.dumps(cached(LAB[run])))
+            assert argv[2] == "--measure" and argv[4] == "--measure-run"
+            target, run = Path(argv[3]), int(argv[5])
+            assert target == path or target.name == f"{d.name}.cross+50us.toml"
+            children.append(run if target == path else "shifted")
+            suite.cache_file(target, "lab", run).write_text(json.dumps(cached(LAB[run] if target == path else SHIFTED)))
             self.returncode = 0
 
         def communicate(self, timeout=None):
@@ -278,8 +282,36 @@ def test_k_lab_runs_make_only_the_missing_runs_and_report_both_figures(suite_dir
     assert suite.main(["--n", "1", "--seed", "1", "--lab-runs", "3", "--rerun", "0"]) == 0 and children == [2, 0]
 
 
+def test_a_cross_shifted_kernel_run_is_compared_with_the_median_of_the_unshifted_ones(suite_dir):
+    out, _, children = suite_dir
+    assert suite.main(["--n", "1", "--seed", "1", "--lab-runs", "3", "--cross-shift-us", "50"]) == 0
+    assert children == [2, "shifted"]
+    shifted = tomllib.loads((out / "scenarios" / "random-1-000.cross+50us.toml").read_text())
+    assert [link["delay"] for link in shifted["links"] if link["a"].startswith("xc") or link["b"].startswith("xs")] == ["0.55ms"] * 2
+    result = json.loads((out / "results.json").read_text())
+    assert (result["cross_shift_us"], result["cross_shift"], result["sim_on_shifted_flows"]) == (
+        50, {"within": 1, "of": 2, "beyond": 0}, {"within": 1, "of": 2, "beyond": 0})
+    main, cross = result["rows"]
+    assert main["cross_shift"]["delta"] == pytest.approx(11.5 / 11 - 1) and cross["cross_shift"]["delta"] == pytest.approx(40 / 31 - 1)
+    assert ("kernel with the cross flows' access links 50 µs longer (their RTT 200 µs longer) vs the median of the unshifted "
+            "kernel runs, on the 1 scenarios with cross flows: 1 of 2 flows within 15% (50.0 %), 0 beyond 40%; the simulator "
+            "on the same flows: 1 of 2 (50.0 %), 0 beyond; the kernel vs itself on them: 4 of 6") in (out / "table.md").read_text()
+
+
+def test_the_cross_shift_copy_lengthens_only_the_cross_flows_access_links(tmp_path):
+    for d in DRAWS:
+        plain, shifted = tomllib.loads(lab_space.to_toml(d)), tomllib.loads(lab_space.to_toml(d, cross_shift_us=50))
+        assert {k: v for k, v in plain.items() if k != "links"} == {k: v for k, v in shifted.items() if k != "links"}
+        for a, b in zip(plain["links"], shifted["links"]):
+            cross = a["a"].startswith("xc") or a["b"].startswith("xs")
+            assert b == ({**a, "delay": "0.55ms"} if cross else a)
+        path = tmp_path / f"{d.name}.cross.toml"
+        path.write_text(lab_space.to_toml(d, cross_shift_us=50))
+        assert pathpool.validate(str(path)) == d.name
+
+
 def test_bad_lab_runs_and_rerun_are_refused(suite_dir):
-    for argv in (["--lab-runs", "0"], ["--rerun", "1"]):
+    for argv in (["--lab-runs", "0"], ["--rerun", "1"], ["--cross-shift-us", "-1"]):
         with pytest.raises(SystemExit):
             suite.main(["--n", "1", *argv])
 

@@ -37,8 +37,17 @@ the simulator plane with the options that imitate Linux (`cwnd_growth =
 NAME.kernel-like.toml) against the same lab figures, into
 table-kernel-like.md and results-kernel-like.json.
 
+--cross-shift-us D adds one more kernel run of every scenario with cross
+flows, with each cross flow's two access links D µs longer (NAME.cross+Dus.toml;
+its round trip 4·D longer, the main flow's unchanged), compared flow by flow
+with the median of the K unshifted kernel runs, beside the simulator on the
+same flows: how much of the kernel's answer hangs on a fraction of a
+millisecond, which drop-tail phase effects make it do (docs/validation.md,
+"Phase effects"). The simulator and the lab differ by about that much: the
+lab's hosts and forwarders add ~0.3 ms to a round trip.
+
 Usage:  sudo python validation/lab_crossval_random.py --n 30 --seed 1 [--markdown FILE] [--json FILE] [--rerun I ...]
-                                                      [--sim-kernel-like] [--lab-runs K]
+                                                      [--sim-kernel-like] [--lab-runs K] [--cross-shift-us D]
 """
 
 from __future__ import annotations
@@ -131,6 +140,22 @@ def run_and_cache(path: Path, plane: str, cached: Path) -> dict:
     return out
 
 
+def shift_verdict(rows: list[dict], shift: float, failed: int) -> str:
+    """The shifted kernel run against the median of the unshifted ones, on the flows of the scenarios that have
+    one, beside the simulator and the kernel's own leave-one-out spread on the same flows."""
+    mine = [r for r in rows if "cross_shift" in r]
+    k, s = tally([r["cross_shift"] for r in mine]), tally(mine)
+    text = (f"kernel with the cross flows' access links {shift:g} µs longer (their RTT {4 * shift:g} µs longer) vs the median "
+            f"of the unshifted kernel runs, on the {len({r['scenario'] for r in mine})} scenarios with cross flows"
+            + (f" ({failed} shifted runs failed, left out)" if failed else "") + f": {k['within']} of {k['of']} flows within "
+            f"{WITHIN:.0%} ({100 * k['share']:.1f} %), {k['beyond']} beyond {NEVER_BEYOND:.0%}; the simulator on the same flows: "
+            f"{s['within']} of {s['of']} ({100 * s['share']:.1f} %), {s['beyond']} beyond")
+    if mine and "kernel_loo" in mine[0]:
+        own = tally([c for r in mine for c in r["kernel_loo"]])
+        text += f"; the kernel vs itself on them: {own['within']} of {own['of']} (flow, run) pairs ({100 * own['share']:.1f} %)"
+    return text
+
+
 def describe(d: lab_space.Draw) -> str:
     """The paths, as rate/one-way delay[/loss]."""
     return " + ".join(f"{p.rate_mbps:g}M/{p.delay_ms:g}ms" + (f"/{100 * p.loss:g}%" if p.loss else "") for p in d.paths)
@@ -215,6 +240,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--lab-runs", type=int, default=1,
                         help="Run each scenario's lab plane K times; with K >= 2 compare with the median of the K runs "
                              "and report the kernel's own leave-one-out spread (default 1).")
+    parser.add_argument("--cross-shift-us", type=float, default=0.0,
+                        help="One more kernel run of each scenario with cross flows, their access links D µs longer, "
+                             "against the median of the unshifted kernel runs (default 0: none).")
     parser.add_argument("--rerun", type=int, action="append", default=[], help="Measure scenario I's lab plane (its run 0) again.")
     parser.add_argument("--fresh", action="store_true", help="Ignore every cached result.")
     parser.add_argument("--worst", type=int, default=5, help="How many worst cases to print (default 5).")
@@ -228,6 +256,8 @@ def main(argv: list[str] | None = None) -> int:
         parser.error("--n: must be at least 1")
     if args.lab_runs < 1:
         parser.error(f"--lab-runs: must be at least 1, got {args.lab_runs}")
+    if args.cross_shift_us < 0:
+        parser.error(f"--cross-shift-us: must not be negative, got {args.cross_shift_us:g}")
     bad = [i for i in args.rerun if not 0 <= i < args.n]
     if bad:
         parser.error(f"--rerun: scenario {bad[0]} is not one of 0..{args.n - 1}")
@@ -247,16 +277,19 @@ def main(argv: list[str] | None = None) -> int:
     files = [write(d.name, lab_space.to_toml(d)) for d in draws]
     # The lab plane always runs the plain file; with --sim-kernel-like the simulator runs a copy with its kernel-like options.
     sim_files = [write(f"{d.name}.kernel-like", lab_space.to_toml(d, kernel_like=True)) for d in draws] if args.sim_kernel_like else files
+    shift = args.cross_shift_us
+    shift_files = [write(f"{d.name}.cross+{shift:g}us", lab_space.to_toml(d, cross_shift_us=shift)) if shift and d.cross else None
+                   for d in draws]
     pathpool.validate(str(files[0]))
 
     console = Console()
     if not console.is_terminal:
         console.width = 200
-    measured, failed = [], []
+    measured, failed, shift_failed = [], [], []
     with Progress(TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
                   console=console) as bar:
         task = bar.add_task("scenarios", total=args.n)
-        for d, path, sim_path in zip(draws, files, sim_files):
+        for d, path, sim_path, shift_path in zip(draws, files, sim_files, shift_files):
             bar.update(task, description=f"{d.name} sim")
             sim = measure(sim_path, "sim", args.fresh)
             labs, errors = [], []
@@ -266,11 +299,19 @@ def main(argv: list[str] | None = None) -> int:
                     labs.append(measure(path, "lab", args.fresh or (r == 0 and d.index in args.rerun), r))
                 except RuntimeError as e:  # LabError: reported, not cached, so the next run tries again
                     errors.append(str(e) if runs == 1 else f"run {r}: {e}")
+            shifted = None
+            if shift_path and not errors:
+                bar.update(task, description=f"{d.name} lab, cross flows +{shift:g} µs")
+                try:
+                    shifted = measure(shift_path, "lab", args.fresh)
+                except RuntimeError as e:
+                    console.print(f"{d.name}: the shifted lab run failed: {e}")
+                    shift_failed.append(d.name)
             if errors:
                 console.print(f"{d.name}: the lab run failed: {'; '.join(errors)}")
                 failed.append((d, path, "; ".join(errors)))
             else:
-                measured.append((d, path, sim, labs))
+                measured.append((d, path, sim, labs, shifted))
             bar.advance(task)
 
     title = f"pathpool simulator vs the Linux kernel: {args.n} random scenarios, seed {args.seed}"
@@ -280,13 +321,16 @@ def main(argv: list[str] | None = None) -> int:
         table.add_column(h)
     lines = ["| " + " | ".join(headers) + " |", "|" + "---|" * len(headers)]
     rows, pairs = [], []
-    for d, path, sim, labs in measured:
+    for d, path, sim, labs, shifted in measured:
         for k, fs in enumerate(sim["flows"]):
             fls = [lab["flows"][k] for lab in labs]
             c = compare(fs, fls)
             kind = kind_of(d, k)
             head = [d.name if k == 0 else "", describe(d) if k == 0 else "", fs["name"], kind]
             row = {"scenario": d.name, "file": str(path), "flow": fs["name"], "kind": kind, **c}
+            if shifted:
+                row["cross_shift"] = {**compare(shifted["flows"][k], fls, "the shifted kernel run", "the kernel runs"),
+                                      "lab": shifted["flows"][k]}
             if runs == 1:
                 cells = head + row_one_run(fs, fls[0], c)
                 row.update(sim=fs, lab=fls[0], lab_load=labs[0].get("load_before"), lab_emulator=labs[0].get("emulator"))
@@ -325,6 +369,8 @@ def main(argv: list[str] | None = None) -> int:
                     f"{' runs' if runs > 2 else ' run'}, the same metric): {own['within']} of {own['of']} (flow, run) pairs "
                     f"within {WITHIN:.0%} ({100 * own['share']:.1f} %), {own['beyond']} beyond {NEVER_BEYOND:.0%}"
                     f"\n{mixed} flows complete on some kernel runs only: counted outside both tolerances in both figures")
+    if shift:
+        verdict += "\n" + shift_verdict(rows, shift, len(shift_failed))
     console.print(verdict)
     worst_rows = sorted(rows, key=lambda r: -magnitude(r))[:args.worst]
     console.print("worst cases:")
@@ -346,6 +392,11 @@ def main(argv: list[str] | None = None) -> int:
     summary = {"seed": args.seed, "n": args.n, "within": within, "flows": len(rows), "beyond": beyond, "met": met}
     if runs > 1:
         summary.update(lab_runs=runs, kernel_loo={k: v for k, v in tally(pairs).items() if k != "share"})
+    if shift:
+        shifted_rows = [r for r in rows if "cross_shift" in r]
+        summary.update(cross_shift_us=shift, cross_shift={k: v for k, v in tally([r["cross_shift"] for r in shifted_rows]).items()
+                                                          if k != "share"},
+                       sim_on_shifted_flows={k: v for k, v in tally(shifted_rows).items() if k != "share"})
     args.json.write_text(json.dumps({**summary, "rows": rows,
                                      "lab_failed": [{"scenario": d.name, "error": e} for d, _, e in failed]}, indent=2, default=str))
     return 0

@@ -145,14 +145,17 @@ def _ms(value: float) -> str:
     return f"{value:g}ms"
 
 
-def to_toml(d: Draw, kernel_like: bool = False) -> str:
-    """The scenario file of a draw (both planes run it: `pathpool run FILE --plane lab`)."""
+def to_toml(d: Draw, kernel_like: bool = False, cross_shift_us: float = 0.0) -> str:
+    """The scenario file of a draw (both planes run it: `pathpool run FILE --plane lab`); with `cross_shift_us`,
+    every cross flow's two access links that much longer (its round trip 4 × that longer)."""
     kind = "MPTCP" if d.mptcp else "TCP"
     size = f"{d.size} bytes" if d.size else "bulk"
     out = [f"# {d.name}: drawn by validation/lab_space.py (seed {d.seed}, index {d.index}); "
            "rerun with: sudo .venv/bin/pathpool run THIS_FILE --plane lab --out DIR",
            f"# main flow: {kind} {d.cc}, {size}; cross flows: "
            + (", ".join(f"{c.cc} on path {c.path} from {c.start_s:g} s" for c in d.cross) or "none")]
+    if cross_shift_us:
+        out.append(f"# the cross flows' access links {cross_shift_us:g} µs longer than the draw's (a phase check)")
     for i, p in enumerate(d.paths):
         out.append(f"# path {i}: {p.rate_mbps:g} Mb/s, {p.delay_ms:g} ms one way, loss {100 * p.loss:g} %, "
                    f"queue {p.queue} packets (1 BDP)" + ("" if i in d.used_paths() else "; no flow crosses it, left out"))
@@ -192,8 +195,8 @@ def to_toml(d: Draw, kernel_like: bool = False) -> str:
         if i in main:
             link(f"r{i}", f"server:eth{i}", "1Gbps", ACCESS_MS)
     for j, c in enumerate(d.cross):
-        link(f"xc{j}", f"l{c.path}", "1Gbps", ACCESS_MS)
-        link(f"r{c.path}", f"xs{j}", "1Gbps", ACCESS_MS)
+        link(f"xc{j}", f"l{c.path}", "1Gbps", ACCESS_MS + cross_shift_us / 1000)
+        link(f"r{c.path}", f"xs{j}", "1Gbps", ACCESS_MS + cross_shift_us / 1000)
 
     out += ["[[flows]]", 'name = "main"', 'src = "client"', 'dst = "server"']
     if d.size:

@@ -10,11 +10,13 @@
 //! Research and Experience 3(3), 1992). They found that random processing
 //! time at the sources, of the order of the bottleneck's transmission time,
 //! removes them (ns-2's TCP agents have `overhead_` for this). Real hosts
-//! supply it unasked: the kernel lab's senders, routers and emulator wake
-//! and forward tens of µs late, differently for every packet
-//! (docs/lab-emulator.md). docs/validation.md ("Phase effects") shows one of
-//! the random suite's scenarios where 0.3 ms more delay on one access link
-//! moves a flow from 8 to 26 Mb/s without jitter, and not with it.
+//! supply some unasked: the kernel lab's senders, routers and emulator wake
+//! and forward a few to tens of µs late, differently for every packet
+//! (docs/lab-emulator.md) — about as much as 20–30 µs of jitter per link
+//! here, which still leaves the lab with phase effects of its own.
+//! docs/validation.md ("Phase effects") shows one of the random suite's
+//! scenarios where 0.3 ms more delay on one access link moves a flow from 8
+//! to 26 Mb/s without jitter, to 12–16 with 50 µs, and to 20 on the kernel.
 //!
 //! The draw: exponential with the given mean, from the direction's own
 //! stream (`jitter_stream`), so that turning jitter on changes no other
