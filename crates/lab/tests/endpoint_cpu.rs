@@ -9,6 +9,12 @@
 //! that a real host with its own CPU never sees. The transfer below (the
 //! random suite's scenario random-1-010) took 3.5–4.3 s on the kernel then,
 //! against the simulator's 3.17 s. Needs root and says SKIPPED otherwise.
+//!
+//! That starvation happened on every run. A single stall of this shared VM
+//! can still drop a few packets once in a while (2026-11-28, one clean-clone
+//! CI rehearsal of four: 8 drops, completion time +0.1 %; the next four runs
+//! clean), so a run with drops is made again: the test fails when the second
+//! run drops too, as the starved receiver did.
 
 mod common;
 
@@ -65,16 +71,24 @@ fn a_fast_flow_is_ack_clocked_and_completes_as_in_the_simulator() {
         return;
     }
     let sim = fct(&pathpool_sim::run(&model(FAST_PATH), &mut |_| {}).tables);
-    let out = lab(FAST_PATH).unwrap();
-    let l = table(&out.tables, "links");
-    let access = strs(l, "name").iter().position(|n| n == "client-l1:client>l1").expect("the access link");
-    let access_drops = f64s(l, "drops_queue")[access];
-    let kernel = fct(&out.tables);
-    eprintln!(
-        "FIGURE lab endpoint cpu: fct simulator {sim:.3} s, kernel {kernel:.3} s ({:+.1} %); access link drops {access_drops}",
-        (kernel - sim) / sim * 100.0
-    );
+    let mut attempt = 0;
+    let (kernel, access_drops) = loop {
+        let out = lab(FAST_PATH).unwrap();
+        let l = table(&out.tables, "links");
+        let access = strs(l, "name").iter().position(|n| n == "client-l1:client>l1").expect("the access link");
+        let access_drops = f64s(l, "drops_queue")[access];
+        let kernel = fct(&out.tables);
+        eprintln!(
+            "FIGURE lab endpoint cpu: fct simulator {sim:.3} s, kernel {kernel:.3} s ({:+.1} %); access link drops {access_drops}",
+            (kernel - sim) / sim * 100.0
+        );
+        attempt += 1;
+        if access_drops == 0.0 || attempt == 2 {
+            break (kernel, access_drops);
+        }
+        eprintln!("access link drops on run 1 (a host stall?): running again");
+    };
     // An ACK-clocked sender never has 100 segments waiting behind a link 7× faster than its bottleneck.
-    assert_eq!(access_drops, 0.0, "the 1 Gb/s access link dropped packets: the sender burst");
+    assert_eq!(access_drops, 0.0, "the 1 Gb/s access link dropped packets on {attempt} runs: the sender burst");
     assert!((kernel - sim).abs() / sim <= 0.10, "fct: kernel {kernel} s, simulator {sim} s");
 }
