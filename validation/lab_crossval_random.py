@@ -140,11 +140,17 @@ def run_and_cache(path: Path, plane: str, cached: Path) -> dict:
     return out
 
 
+def shift_tallies(rows: list[dict]) -> tuple[list[dict], dict, dict]:
+    """The rows of the scenarios with a shifted kernel run, that run's tally against the unshifted median, and
+    the simulator's tally on the same flows."""
+    mine = [r for r in rows if "cross_shift" in r]
+    return mine, tally([r["cross_shift"] for r in mine]), tally(mine)
+
+
 def shift_verdict(rows: list[dict], shift: float, failed: int) -> str:
     """The shifted kernel run against the median of the unshifted ones, on the flows of the scenarios that have
     one, beside the simulator and the kernel's own leave-one-out spread on the same flows."""
-    mine = [r for r in rows if "cross_shift" in r]
-    k, s = tally([r["cross_shift"] for r in mine]), tally(mine)
+    mine, k, s = shift_tallies(rows)
     text = (f"kernel with the cross flows' access links {shift:g} µs longer (their RTT {4 * shift:g} µs longer) vs the median "
             f"of the unshifted kernel runs, on the {len({r['scenario'] for r in mine})} scenarios with cross flows"
             + (f" ({failed} shifted runs failed, left out)" if failed else "") + f": {k['within']} of {k['of']} flows within "
@@ -393,10 +399,9 @@ def main(argv: list[str] | None = None) -> int:
     if runs > 1:
         summary.update(lab_runs=runs, kernel_loo={k: v for k, v in tally(pairs).items() if k != "share"})
     if shift:
-        shifted_rows = [r for r in rows if "cross_shift" in r]
-        summary.update(cross_shift_us=shift, cross_shift={k: v for k, v in tally([r["cross_shift"] for r in shifted_rows]).items()
-                                                          if k != "share"},
-                       sim_on_shifted_flows={k: v for k, v in tally(shifted_rows).items() if k != "share"})
+        _, kernel_shifted, sim_shifted = shift_tallies(rows)
+        summary.update(cross_shift_us=shift, cross_shift={k: v for k, v in kernel_shifted.items() if k != "share"},
+                       sim_on_shifted_flows={k: v for k, v in sim_shifted.items() if k != "share"})
     args.json.write_text(json.dumps({**summary, "rows": rows,
                                      "lab_failed": [{"scenario": d.name, "error": e} for d, _, e in failed]}, indent=2, default=str))
     return 0
